@@ -1,0 +1,278 @@
+import { z } from 'zod';
+
+/**
+ * One declaration per entity drives the table, the API, authorization, validation, menu, grid and form.
+ * Declarations are plain typed data: no I/O, no framework imports, safe for both server and browser.
+ */
+
+export type FieldKind =
+  | 'code'
+  | 'text'
+  | 'number'
+  | 'money'
+  | 'date'
+  | 'time'
+  | 'datetime'
+  | 'bool'
+  | 'select'
+  | 'link'
+  | 'image'
+  | 'file'
+  | 'json'
+  | 'password';
+
+interface FieldCommon {
+  label: string;
+  required?: boolean;
+  /** Part of the grid's quick search (server side, trigram indexed for text). */
+  search?: boolean;
+  /** Unique within the entity's scope (case-insensitive for text); 'global' across all institutes. */
+  unique?: boolean | 'global';
+  /** Set by the server only (workflows, hooks); never accepted from a request. */
+  readOnly?: boolean;
+  /** Hidden from the grid's default column set (still in the form). */
+  gridHidden?: boolean;
+  /** Not shown in the form (still in the grid). */
+  formHidden?: boolean;
+  placeholder?: string;
+  /** Fixed after create: a PUT may not change it. */
+  immutable?: boolean;
+  /** Filled by the server: creation date/time, or the creating user's name. Implies readOnly. */
+  auto?: 'created-at' | 'created-by';
+}
+
+export interface CodeField extends FieldCommon { kind: 'code' }
+export interface TextField extends FieldCommon {
+  kind: 'text';
+  max: number;
+  multiline?: boolean;
+  format?: 'email' | 'phone' | 'upper-code';
+}
+export interface NumberField extends FieldCommon { kind: 'number'; min: number; max: number; int: boolean }
+export interface MoneyField extends FieldCommon { kind: 'money'; max: number }
+export interface DateField extends FieldCommon { kind: 'date' }
+export interface TimeField extends FieldCommon { kind: 'time' }
+export interface DateTimeField extends FieldCommon { kind: 'datetime' }
+export interface BoolField extends FieldCommon { kind: 'bool'; defaultValue: boolean }
+export interface SelectField extends FieldCommon { kind: 'select'; options: readonly string[]; defaultValue?: string }
+export interface LinkField extends FieldCommon {
+  kind: 'link';
+  /** Registry name of the target entity. */
+  to: string;
+  /** Target field shown in place of the code (grid column and dropdown label). */
+  display: string;
+  /** Name of the joined display column in list rows, e.g. rl_nm for a link to role. */
+  as: string;
+  /**
+   * The target may live in any institute the signed-in user is mapped to (employee mapping picks staff of
+   * sister institutes); otherwise it must be in the request's own scope.
+   */
+  anyOfMyInstitutes?: boolean;
+}
+export interface ImageField extends FieldCommon { kind: 'image'; allowPdf?: boolean }
+export interface FileField extends FieldCommon { kind: 'file' }
+export interface JsonField extends FieldCommon { kind: 'json' }
+export interface PasswordField extends FieldCommon { kind: 'password'; min: number }
+
+export type Field =
+  | CodeField
+  | TextField
+  | NumberField
+  | MoneyField
+  | DateField
+  | TimeField
+  | DateTimeField
+  | BoolField
+  | SelectField
+  | LinkField
+  | ImageField
+  | FileField
+  | JsonField
+  | PasswordField;
+
+type Opts<F extends Field> = Omit<F, 'kind' | 'label'> & { label?: string };
+type Partialize<F extends Field, K extends keyof F> = Omit<Opts<F>, K> & Partial<Pick<F, K>>;
+
+export const code = (o: Opts<CodeField> = {}): CodeField => ({ kind: 'code', label: 'Code', readOnly: true, ...o });
+export const text = (o: Partialize<TextField, 'max'> & { label: string }): TextField => ({ kind: 'text', max: 200, ...o });
+export const number = (o: Partialize<NumberField, 'min' | 'max' | 'int'> & { label: string }): NumberField => ({
+  kind: 'number',
+  min: 0,
+  max: 2_147_483_647,
+  int: true,
+  ...o,
+});
+export const money = (o: Partialize<MoneyField, 'max'> & { label: string }): MoneyField => ({ kind: 'money', max: 9_999_999_999.99, ...o });
+export const date = (o: Opts<DateField> & { label: string }): DateField => ({ kind: 'date', ...o });
+export const time = (o: Opts<TimeField> & { label: string }): TimeField => ({ kind: 'time', ...o });
+export const datetime = (o: Opts<DateTimeField> & { label: string }): DateTimeField => ({ kind: 'datetime', ...o });
+export const bool = (o: Partialize<BoolField, 'defaultValue'> & { label: string }): BoolField => ({ kind: 'bool', defaultValue: false, ...o });
+export const select = (o: Opts<SelectField> & { label: string }): SelectField => ({ kind: 'select', ...o });
+export const link = (o: Opts<LinkField> & { label: string }): LinkField => ({ kind: 'link', ...o });
+export const image = (o: Opts<ImageField> & { label: string }): ImageField => ({ kind: 'image', ...o });
+export const file = (o: Opts<FileField> & { label: string }): FileField => ({ kind: 'file', ...o });
+export const json = (o: Opts<JsonField> & { label: string }): JsonField => ({ kind: 'json', ...o });
+export const password = (o: Partialize<PasswordField, 'min'> & { label: string }): PasswordField => ({
+  kind: 'password',
+  min: 8,
+  formHidden: false,
+  gridHidden: true,
+  ...o,
+});
+
+/**
+ * Where a row lives:
+ * - global: one set for the whole installation;
+ * - institute: rows carry inst_cd, a request sees the rows of the institute it names (and is mapped to);
+ * - academic-year: rows carry inst_cd and acdm_cd;
+ * - institute-root: the row IS an institute; a user sees the institutes they are mapped to.
+ */
+export type Scope = 'global' | 'institute' | 'academic-year' | 'institute-root';
+
+/** A grid button that flips a boolean field on the one selected row. */
+export interface ToggleButton {
+  button: string;
+  label: string;
+  field: string;
+}
+
+export interface EntityDef<F extends Record<string, Field> = Record<string, Field>> {
+  /** Registry name; the API lives at /api/{name}/ unless api says otherwise. */
+  name: string;
+  api?: string;
+  table: string;
+  key: keyof F & string;
+  scope: Scope;
+  label: string;
+  /** Field used as the row's name in dropdowns, messages and links. */
+  title: keyof F & string;
+  fields: F;
+  defaultSort?: { field: keyof F & string; dir: 'asc' | 'desc' };
+  /** Composite uniqueness within scope, with the message shown when broken. */
+  uniqueTogether?: { fields: (keyof F & string)[]; message: string }[];
+  singleSelect?: boolean;
+  toggles?: ToggleButton[];
+  /**
+   * How 'access his students only' (data_chk) narrows this entity: 'creator' keeps rows the user created;
+   * 'self' keeps the user's own row (employee); omitted means data_chk does not apply.
+   */
+  ownership?: 'creator' | 'self';
+  /**
+   * Generic routes this entity gets (default all). Rows written only by workflows or by the server
+   * (history) leave out create/update/delete; a workflow may register its own handler instead.
+   */
+  routes?: readonly CrudRoute[];
+}
+
+/**
+ * Checks a declaration against its own field names at compile time, then erases them: the engine is
+ * generic, and a typed EntityDef<F> is not assignable to the registry's list (keyof makes F invariant).
+ */
+export function defineEntity<const F extends Record<string, Field>>(def: EntityDef<F>): AnyEntity {
+  const key = def.fields[def.key];
+  if (!key || key.kind !== 'code') throw new Error(`${def.name}: key ${def.key} must be a code field`);
+  if (!def.fields[def.title]) throw new Error(`${def.name}: title ${def.title} is not a field`);
+  return def as unknown as AnyEntity;
+}
+
+export type CrudRoute = 'list' | 'get' | 'create' | 'update' | 'delete' | 'import';
+
+export const allRoutes: readonly CrudRoute[] = ['list', 'get', 'create', 'update', 'delete', 'import'];
+export const hasRoute = (e: AnyEntity, r: CrudRoute): boolean => (e.routes ?? allRoutes).includes(r);
+
+export type AnyEntity = EntityDef<Record<string, Field>>;
+
+export const apiPath = (e: AnyEntity): string => e.api ?? `/api/${e.name}/`;
+
+/** Fields a client may send on create/update. */
+export function writableFields(e: AnyEntity): [string, Field][] {
+  return Object.entries(e.fields).filter(([, f]) => f.kind !== 'code' && !f.readOnly && !f.auto);
+}
+
+// ---- validation, shared by server (authoritative) and browser (early feedback) ----
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+const MONEY_RE = /^\d{1,10}(\.\d{1,2})?$/;
+
+function isRealDate(s: string): boolean {
+  if (!DATE_RE.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+export function fieldSchema(f: Field): z.ZodType {
+  const l = f.label;
+  switch (f.kind) {
+    case 'code':
+      return z.number().int().positive();
+    case 'text': {
+      let s = z.string().trim().max(f.max, `'${l}' must be at most ${f.max} characters.`);
+      if (f.format === 'email') s = s.regex(/^$|^[^\s@]+@[^\s@]+\.[^\s@]+$/, `'${l}' is not a valid e-mail address.`);
+      if (f.format === 'phone') s = s.regex(/^$|^\+?[0-9 ()-]{6,20}$/, `'${l}' is not a valid phone number.`);
+      if (f.format === 'upper-code') s = s.regex(/^$|^[A-Za-z0-9_-]+$/, `'${l}' may hold only letters, digits, - and _.`);
+      return s;
+    }
+    case 'number': {
+      let n = z.coerce.number({ error: `'${l}' must be a number.` });
+      if (f.int) n = n.int(`'${l}' must be a whole number.`);
+      return n.min(f.min, `'${l}' must be at least ${f.min}.`).max(f.max, `'${l}' must be at most ${f.max}.`);
+    }
+    case 'money':
+      // Money travels as a decimal string so no float ever touches it.
+      return z
+        .union([z.string(), z.number()])
+        .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+        .refine((v) => MONEY_RE.test(v), `'${l}' must be an amount with at most 2 decimals.`)
+        .refine((v) => Number(v) <= f.max, `'${l}' is too large.`);
+    case 'date':
+      return z.string().refine(isRealDate, `'${l}' must be a date (YYYY-MM-DD).`);
+    case 'time':
+      return z.string().regex(TIME_RE, `'${l}' must be a time (hh:mm:ss).`);
+    case 'datetime':
+      return z.iso.datetime({ offset: true, error: `'${l}' must be a date and time.` });
+    case 'bool':
+      return z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1);
+    case 'select':
+      return z.enum(f.options as [string, ...string[]], { error: `'${l}' must be one of ${f.options.join(', ')}.` });
+    case 'link':
+      return z.coerce.number({ error: `'${l}' is not a valid choice.` }).int().positive(`'${l}' is not a valid choice.`);
+    case 'image':
+    case 'file':
+      return z.string().max(200);
+    case 'json':
+      return z.unknown();
+    case 'password':
+      return z.string().min(f.min, `'${l}' must be at least ${f.min} characters.`).max(200);
+  }
+}
+
+const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * Builds the body schema of create (every required field present) or update (a patch, any subset).
+ * Unknown keys are refused so a typo in a field name is an error, not silently lost data.
+ */
+export function bodySchema(e: AnyEntity, mode: 'create' | 'update'): z.ZodType<Record<string, unknown>> {
+  const shape: Record<string, z.ZodType> = {};
+  const fields = writableFields(e);
+  for (const [name, f] of fields) {
+    shape[name] = z.preprocess((v) => (isEmpty(v) ? null : v), fieldSchema(f).nullable().optional());
+  }
+  return z.strictObject(shape).superRefine((body, ctx) => {
+    for (const [name, f] of fields) {
+      if (!f.required) continue;
+      // On update a missing key keeps the stored value; an emptied one is refused.
+      const missing = mode === 'create' ? isEmpty(body[name]) : name in body && isEmpty(body[name]);
+      if (missing) ctx.addIssue({ code: 'custom', path: [name], message: requiredMessage(f) });
+    }
+  }) as unknown as z.ZodType<Record<string, unknown>>;
+}
+
+/** The spec's required-field toast (section 5). */
+export function requiredMessage(f: Pick<Field, 'kind' | 'label' | 'placeholder'>): string {
+  const label = f.placeholder || f.label;
+  if (f.kind === 'select' || f.kind === 'link') return `Please select the '${label || 'Dropdown'}'.`;
+  if (f.kind === 'text' || f.kind === 'password') return `Please enter the '${label || 'Input value'}'.`;
+  return `Please fill the '${label || 'Field'}'.`;
+}

@@ -1,0 +1,27 @@
+import { bool, code, defineEntity, link, password, select, text } from '../define';
+
+export const employee = defineEntity({
+  name: 'employee',
+  table: 'employee',
+  key: 'usr_cd',
+  scope: 'institute',
+  label: 'Employee',
+  title: 'usr_full_nm',
+  fields: {
+    usr_cd: code(),
+    usr_nm: text({ label: 'Login Id', required: true, search: true, unique: 'global', max: 60, format: 'upper-code', immutable: true }),
+    usr_full_nm: text({ label: 'Full Name', required: true, search: true, max: 150 }),
+    usr_id: text({ label: 'Employee Id', search: true, unique: true, max: 40 }),
+    usr_typ: link({ label: 'Role', to: 'role', display: 'rl_nm', as: 'rl_nm', required: true }),
+    usr_desg: link({ label: 'Designation', to: 'designation', display: 'desg_nm', as: 'desg_nm' }),
+    usr_gnd: select({ label: 'Gender', options: ['Male', 'Female', 'Other'] }),
+    usr_ph: text({ label: 'Phone', format: 'phone', search: true, max: 20 }),
+    usr_eml: text({ label: 'E-mail', format: 'email', search: true, max: 150 }),
+    usr_cur_adr: text({ label: 'Current Address', multiline: true, max: 500 }),
+    usr_is_lgn: bool({ label: 'Allow Login', defaultValue: false }),
+    usr_pwd: password({ label: 'Password' }),
+  },
+  toggles: [{ button: 'allow_login', label: 'Allow Login', field: 'usr_is_lgn' }],
+  ownership: 'self',
+  defaultSort: { field: 'usr_full_nm', dir: 'asc' },
+});

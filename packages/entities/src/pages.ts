@@ -1,0 +1,193 @@
+/**
+ * The spec's modules, pages and side-menu groups (section 2). Every API route maps to one of these pages,
+ * and the user's permission row for that page decides what the route may do.
+ */
+
+export type ModuleName =
+  | 'student'
+  | 'employee'
+  | 'class_section'
+  | 'institute'
+  | 'budget'
+  | 'fee'
+  | 'subject'
+  | 'user_permission'
+  | 'master'
+  | 'transport'
+  | 'features'
+  | 'reports'
+  | 'history'
+  | 'exam'
+  | 'library';
+
+export type StandardButton = 'create' | 'edit' | 'delete' | 'view' | 'clone' | 'export' | 'import';
+export const standardButtons: readonly StandardButton[] = ['create', 'edit', 'delete', 'view', 'clone', 'export', 'import'];
+export const readOnlyButtons: readonly StandardButton[] = ['view', 'export'];
+
+export interface PageDef {
+  module: ModuleName;
+  page: string;
+  label: string;
+  /** Entity whose grid and form this page shows; absent while the page is not built yet. */
+  entity?: string;
+  /** Buttons a permission row may grant on this page. */
+  buttons: readonly string[];
+  /** Shown in the side menu (the spec names some pages that are reachable only by URL). */
+  menu: boolean;
+}
+
+export interface MenuGroup {
+  module: ModuleName;
+  title: string;
+  /** Tabler icon name, resolved by the web app. */
+  icon: string;
+  badge?: string;
+}
+
+export const menuGroups: readonly MenuGroup[] = [
+  { module: 'student', title: 'Student', icon: 'school' },
+  { module: 'employee', title: 'Employee', icon: 'users' },
+  { module: 'class_section', title: 'Class/Section', icon: 'door' },
+  { module: 'institute', title: 'Institute', icon: 'building' },
+  { module: 'budget', title: 'Budget', icon: 'wallet' },
+  { module: 'fee', title: 'Fee Master', icon: 'cash' },
+  { module: 'subject', title: 'Subject', icon: 'book' },
+  { module: 'user_permission', title: 'User Persmissions', icon: 'lock' },
+  { module: 'master', title: 'Other Master', icon: 'list' },
+  { module: 'transport', title: 'Transport', icon: 'bus' },
+  { module: 'features', title: 'Features', icon: 'sparkles', badge: 'New' },
+  { module: 'reports', title: 'Reports', icon: 'report' },
+  { module: 'history', title: 'History', icon: 'history' },
+  { module: 'exam', title: 'Exam', icon: 'certificate' },
+  { module: 'library', title: 'Library', icon: 'books' },
+];
+
+const crud = standardButtons;
+
+function p(module: ModuleName, page: string, label: string, entity?: string, extra: readonly string[] = [], base = crud, menu = true): PageDef {
+  return { module, page, label, entity, buttons: [...base, ...extra], menu };
+}
+
+export const pages: readonly PageDef[] = [
+  // student (issue 3)
+  p('student', 'admission', 'Admission', undefined, ['admit']),
+  p('student', 'profile', 'Student Profile'),
+  p('student', 'wallet', 'Wallet'),
+  p('student', 'certificate', 'Certificate'),
+  p('student', 'promotion', 'Promotion'),
+  p('student', 'interchange', 'Interchange'),
+  p('student', 'assignment', 'Assignment', undefined, ['take_action']),
+  p('student', 'resource', 'Resource'),
+  p('student', 'daywise_attendance', 'Daywise Attendance'),
+  p('student', 'attendance', 'Attendance', undefined, [], crud, false),
+  p('student', 'leave_request', 'Leave Request', undefined, ['take_action'], crud, false),
+  p('student', 'discount', 'Discount', undefined, [], crud, false),
+  // employee
+  p('employee', 'profile', 'Employee Profile', 'employee', ['allow_login']),
+  p('employee', 'attendance', 'Attendance'),
+  p('employee', 'timetable', 'Timetable'),
+  p('employee', 'assignment', 'Assignment'),
+  p('employee', 'resource', 'Resource'),
+  // class_section
+  p('class_section', 'section', 'Section'),
+  p('class_section', 'class', 'Class'),
+  p('class_section', 'class_group', 'Class Group'),
+  p('class_section', 'timetable', 'Timetable'),
+  // institute
+  p('institute', 'profile', 'Institute Profile', 'institute', ['active']),
+  p('institute', 'user_institute', 'Employee Mapping', 'user_institute', ['active']),
+  p('institute', 'academic', 'Academic Year', 'academic', ['active']),
+  p('institute', 'migration', 'Migration'),
+  p('institute', 'circular', 'Circular'),
+  p('institute', 'holiday', 'Holiday'),
+  // budget
+  p('budget', 'category', 'Category'),
+  p('budget', 'sub_category', 'Sub Category'),
+  p('budget', 'income_expense', 'Income / Expense'),
+  // fee
+  p('fee', 'tender_type', 'Tender Type', undefined, ['turn_on_off']),
+  p('fee', 'fee_type', 'Fee Type'),
+  p('fee', 'fee_group', 'Fee Group'),
+  p('fee', 'fee', 'Fee Mapping'),
+  p('fee', 'quick_fee_collection', 'Quick Fee Collection'),
+  p('fee', 'fee_management', 'Fee Management'),
+  p('fee', 'fee_collected', 'Fee Collected'),
+  p('fee', 'fee_cancel', 'Fee Cancel'),
+  p('fee', 'followup', 'Follow Up'),
+  p('fee', 'request', 'Online Pay Request', undefined, ['take_action']),
+  p('fee', 'academic_fee_collect', 'Academic Fee Collect', undefined, [], crud, false),
+  // subject
+  p('subject', 'subject', 'Subject'),
+  p('subject', 'subject_detail', 'Subject Mapping'),
+  // user_permission
+  p('user_permission', 'permission', 'Permission', 'user_permission', [], ['create', 'edit', 'delete', 'view', 'export']),
+  p('user_permission', 'group', 'Group', 'user_permission_group'),
+  p('user_permission', 'mapping', 'Mapping', 'user_permission_mapping'),
+  // master
+  p('master', 'backup', 'Backup'),
+  p('master', 'religion', 'Religion', 'religion'),
+  p('master', 'community', 'Community', 'community'),
+  p('master', 'designation', 'Designation', 'designation'),
+  p('master', 'role', 'Role', 'role'),
+  p('master', 'language', 'Language', 'language'),
+  p('master', 'leave_type', 'Leave Type', 'leavetype'),
+  p('master', 'documenttype', 'Document Type', 'document_type'),
+  // transport
+  p('transport', 'bus_detail', 'Bus Detail'),
+  p('transport', 'bus_mapping', 'Bus Mapping'),
+  p('transport', 'tracking', 'Tracking'),
+  // features
+  p('features', 'widget', 'Widget'),
+  p('features', 'quick_menu', 'Quick Menu'),
+  p('features', 'notification', 'Notification'),
+  p('features', 'mob_notification', 'Mobile Notification', undefined, ['take_action']),
+  // reports
+  p('reports', 'fee_report', 'Fee Report'),
+  p('reports', 'overall_budget', 'Overall Budget'),
+  p('reports', 'transport_budget', 'Transport Budget'),
+  p('reports', 'custom_report', 'Custom Report'),
+  p('reports', 'group', 'Group'),
+  // history
+  p('history', 'login', 'Login History', 'login_history', [], readOnlyButtons),
+  p('history', 'action', 'Action History', 'action_history', [], readOnlyButtons),
+  // exam
+  p('exam', 'examtype', 'Exam Type', undefined, ['take_action']),
+  p('exam', 'exam', 'Exam Schedule'),
+  p('exam', 'mark', 'Mark'),
+  p('exam', 'mark_list', 'Mark List'),
+  // library
+  p('library', 'book', 'Book'),
+  p('library', 'category', 'Category'),
+  p('library', 'book_checkout', 'Book Issue'),
+  p('library', 'book_checkin', 'Book Return'),
+  p('library', 'book_checkinout_summary', 'Stock'),
+  p('library', 'book_checkinout_summary_staff', 'Staff Stock'),
+];
+
+/** Pages every signed-in user may open, whatever their permission rows say (spec section 4). */
+export const openPages = ['dashboard', 'schedule'] as const;
+
+export const pagePath = (pg: Pick<PageDef, 'module' | 'page'>): string => `sms/${pg.module}/${pg.page}`;
+
+/** A page is live once it has an entity; the others are listed so the menu and grants know them later. */
+export const isLive = (pg: PageDef): boolean => pg.entity !== undefined;
+
+export const livePages = (): PageDef[] => pages.filter(isLive);
+
+export function findPage(module: string, page: string): PageDef | undefined {
+  return pages.find((pg) => pg.module === module && pg.page === page);
+}
+
+export const pagesOfEntity = (entityName: string): PageDef[] => pages.filter((pg) => pg.entity === entityName);
+
+/** Admin = role name contains ADMIN or HEAD, case-insensitive (spec section 6). */
+export const isAdminRole = (roleName: string | null | undefined): boolean => /admin|head/i.test(roleName ?? '');
+
+/** Buttons whose name contains 'login' are for admins only (spec section 6). */
+export const isAdminOnlyButton = (button: string): boolean => button.toLowerCase().includes('login');
+
+export const parseButtons = (btns: string | null | undefined): string[] =>
+  (btns ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);

@@ -1,0 +1,51 @@
+import type { AnyEntity } from './define';
+import { academic } from './institute/academic.entity';
+import { institute } from './institute/institute.entity';
+import { userInstitute } from './institute/user-institute.entity';
+import { employee } from './employee/employee.entity';
+import { actionHistory } from './history/action-history.entity';
+import { loginHistory } from './history/login-history.entity';
+import { community } from './master/community.entity';
+import { designation } from './master/designation.entity';
+import { documentType } from './master/document-type.entity';
+import { language } from './master/language.entity';
+import { leaveType } from './master/leave-type.entity';
+import { religion } from './master/religion.entity';
+import { role } from './master/role.entity';
+import { setting } from './setting/setting.entity';
+import { tableSetting } from './setting/table-setting.entity';
+import { userPermissionGroup } from './user-permission/user-permission-group.entity';
+import { userPermissionMapping } from './user-permission/user-permission-mapping.entity';
+import { userPermission } from './user-permission/user-permission.entity';
+
+/** Every entity, in dependency order (a link's target comes before the entity that links to it). */
+export const entities: readonly AnyEntity[] = [
+  institute,
+  language,
+  religion,
+  community,
+  designation,
+  role,
+  leaveType,
+  documentType,
+  academic,
+  employee,
+  userInstitute,
+  userPermissionGroup,
+  userPermission,
+  userPermissionMapping,
+  setting,
+  tableSetting,
+  loginHistory,
+  actionHistory,
+];
+
+const byName = new Map(entities.map((e) => [e.name, e]));
+
+export function entity(name: string): AnyEntity {
+  const e = byName.get(name);
+  if (!e) throw new Error(`Unknown entity ${name}`);
+  return e;
+}
+
+export const findEntity = (name: string): AnyEntity | undefined => byName.get(name);
