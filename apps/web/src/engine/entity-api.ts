@@ -1,0 +1,43 @@
+import { apiPath, type AnyEntity } from '@campus/entities/define';
+
+/** One row as the list and get routes return it: declared fields, joined link columns and row_ver. */
+export type EntityRow = Record<string, unknown>;
+
+export interface ListResponse {
+  rows: EntityRow[];
+  total: number;
+}
+
+export interface ListParams {
+  q: string;
+  sort: string | undefined;
+  dir: 'asc' | 'desc' | undefined;
+  page: number;
+  size: number;
+}
+
+/** Link dropdown option as GET {api}options returns it. */
+export interface LinkOption {
+  value: number | string;
+  label: string;
+}
+
+/**
+ * Joins the entity's API base and a suffix with exactly one slash. Most bases end in '/', but history
+ * entities declare e.g. /api/action_history/actionhistory, where {api}{id} would glue the id to the name.
+ */
+export function entityUrl(entity: AnyEntity, suffix: string | number = ''): string {
+  const base = apiPath(entity);
+  const s = String(suffix);
+  if (s === '') return base;
+  return `${base.endsWith('/') ? base : `${base}/`}${s.startsWith('/') ? s.slice(1) : s}`;
+}
+
+export function listQuery(p: ListParams): Record<string, string | number | undefined> {
+  return { q: p.q.trim() === '' ? undefined : p.q.trim(), sort: p.sort, dir: p.sort ? p.dir : undefined, page: p.page, size: p.size };
+}
+
+/** The key value of a row, as a string for URLs and React keys. */
+export function rowId(entity: AnyEntity, row: EntityRow): string {
+  return String(row[entity.key]);
+}

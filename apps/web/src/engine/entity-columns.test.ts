@@ -1,0 +1,67 @@
+import { entity } from '@campus/entities/registry';
+import { bool, code, defineEntity, json, link, money, password, text } from '@campus/entities/define';
+import { describe, expect, it } from 'vitest';
+import { deriveColumns, orderColumns, searchableLabels } from './entity-columns';
+
+const sample = defineEntity({
+  name: 'sample',
+  table: 'sample',
+  key: 'smp_cd',
+  scope: 'institute',
+  label: 'Sample',
+  title: 'smp_nm',
+  fields: {
+    smp_cd: code(),
+    smp_nm: text({ label: 'Name', required: true, search: true }),
+    smp_amt: money({ label: 'Amount' }),
+    smp_rl: link({ label: 'Role', to: 'role', display: 'rl_nm', as: 'rl_nm' }),
+    smp_on: bool({ label: 'On' }),
+    smp_raw: json({ label: 'Raw', gridHidden: true }),
+    smp_pwd: password({ label: 'Password' }),
+  },
+});
+
+describe('deriveColumns', () => {
+  it('keeps declaration order and drops passwords', () => {
+    expect(deriveColumns(sample).map((c) => c.colId)).toEqual(['smp_cd', 'smp_nm', 'smp_amt', 'smp_rl', 'smp_on', 'smp_raw']);
+  });
+
+  it('shows the joined display column of a link but sorts by the declared field', () => {
+    const rl = deriveColumns(sample).find((c) => c.colId === 'smp_rl');
+    expect(rl).toMatchObject({ valueField: 'rl_nm', label: 'Role', kind: 'link', sortable: true });
+  });
+
+  it('right-aligns money, hides gridHidden fields and does not sort json', () => {
+    const cols = deriveColumns(sample);
+    expect(cols.find((c) => c.colId === 'smp_amt')?.align).toBe('right');
+    expect(cols.find((c) => c.colId === 'smp_nm')?.align).toBe('left');
+    expect(cols.find((c) => c.colId === 'smp_raw')).toMatchObject({ hidden: true, sortable: false });
+  });
+
+  it('derives the religion grid from the real declaration', () => {
+    const cols = deriveColumns(entity('religion'));
+    expect(cols.map((c) => [c.colId, c.label])).toEqual([
+      ['rgn_cd', 'Code'],
+      ['rgn_nm', 'Religion Name'],
+      ['rgn_desc', 'Description'],
+    ]);
+    expect(searchableLabels(entity('religion'))).toEqual(['Religion Name', 'Description']);
+  });
+
+  it('never lists the employee password and shows the role name', () => {
+    const cols = deriveColumns(entity('employee'));
+    expect(cols.some((c) => c.colId === 'usr_pwd')).toBe(false);
+    expect(cols.find((c) => c.colId === 'usr_typ')?.valueField).toBe('rl_nm');
+  });
+});
+
+describe('orderColumns', () => {
+  it('follows the grid order and drops unknown or hidden ids', () => {
+    const cols = deriveColumns(sample);
+    expect(orderColumns(cols, ['smp_on', 'nope', 'smp_nm']).map((c) => c.colId)).toEqual(['smp_on', 'smp_nm']);
+  });
+
+  it('falls back to the visible declaration order', () => {
+    expect(orderColumns(deriveColumns(sample), []).map((c) => c.colId)).not.toContain('smp_raw');
+  });
+});

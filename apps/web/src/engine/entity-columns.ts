@@ -1,0 +1,61 @@
+import type { AnyEntity, Field, FieldKind } from '@campus/entities/define';
+
+/**
+ * A grid column derived from one declared field. Library-neutral on purpose: the AG Grid adapter, the Excel
+ * export and the table-info dialog all read this, so swapping the grid library touches only the adapter.
+ */
+export interface ColumnSpec {
+  /** Declared field name: the server's sort key and the key of the saved column state. */
+  colId: string;
+  /** Row property that holds the shown value: a link shows its joined display column (e.g. rl_nm). */
+  valueField: string;
+  label: string;
+  kind: FieldKind;
+  align: 'left' | 'right';
+  /** Not in the default column set; the user may still show it. */
+  hidden: boolean;
+  sortable: boolean;
+  searchable: boolean;
+}
+
+/** Kinds the server cannot order by meaningfully (and the list query refuses as sort keys). */
+const unsortable: ReadonlySet<FieldKind> = new Set<FieldKind>(['json', 'image', 'file', 'password']);
+
+const rightAligned: ReadonlySet<FieldKind> = new Set<FieldKind>(['money', 'number', 'code']);
+
+export function columnOf(name: string, f: Field): ColumnSpec {
+  return {
+    colId: name,
+    valueField: f.kind === 'link' ? f.as : name,
+    label: f.label,
+    kind: f.kind,
+    align: rightAligned.has(f.kind) ? 'right' : 'left',
+    hidden: f.gridHidden === true,
+    sortable: !unsortable.has(f.kind),
+    searchable: f.search === true,
+  };
+}
+
+/** Columns in declaration order. Passwords are never listed: the server never returns them. */
+export function deriveColumns(entity: AnyEntity): ColumnSpec[] {
+  return Object.entries(entity.fields)
+    .filter(([, f]) => f.kind !== 'password')
+    .map(([name, f]) => columnOf(name, f));
+}
+
+/** Labels of the columns the quick search looks in (shown in the table-info dialog and the search hint). */
+export function searchableLabels(entity: AnyEntity): string[] {
+  return deriveColumns(entity)
+    .filter((c) => c.searchable)
+    .map((c) => c.label);
+}
+
+/**
+ * Orders and filters columns by a list of column ids (the grid's current visible order). Ids that are not
+ * columns are ignored; when the list is empty the default (declaration) order of visible columns is used.
+ */
+export function orderColumns(columns: readonly ColumnSpec[], visibleOrder: readonly string[]): ColumnSpec[] {
+  if (visibleOrder.length === 0) return columns.filter((c) => !c.hidden);
+  const byId = new Map(columns.map((c) => [c.colId, c]));
+  return visibleOrder.map((id) => byId.get(id)).filter((c): c is ColumnSpec => c !== undefined);
+}

@@ -1,0 +1,63 @@
+import dayjs from 'dayjs';
+import type { ColumnSpec } from './entity-columns';
+
+/** Spec section 9: export file names carry the time as DD_MM_YYYY hh:mm:ss A. */
+export const EXPORT_DATE_FORMAT = 'DD_MM_YYYY hh:mm:ss A';
+
+/** Enough for any real list of one institute, small enough that the browser builds the file in seconds. */
+export const EXPORT_ROW_CAP = 50_000;
+
+export function exportFileName(entityLabel: string, at: Date): string {
+  return `${entityLabel}_${dayjs(at).format(EXPORT_DATE_FORMAT)}.xlsx`;
+}
+
+export type ExportCell = string | number | Date | null;
+
+export interface ExportSheet {
+  header: string[];
+  /** Excel number format per column (undefined = General). */
+  numFmts: (string | undefined)[];
+  rows: ExportCell[][];
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/**
+ * One cell as Excel should hold it: amounts and counts as numbers so they can be summed, dates as real
+ * dates (at UTC midnight, which is how Excel serials are written) shown YYYY/MMM/DD, flags as Yes/No.
+ */
+export function exportCell(col: ColumnSpec, value: unknown): ExportCell {
+  if (value === null || value === undefined || value === '') return null;
+  switch (col.kind) {
+    case 'money':
+    case 'number':
+    case 'code': {
+      const n = Number(value);
+      return Number.isFinite(n) ? n : String(value);
+    }
+    case 'bool':
+      return value === true || value === 1 || value === '1' || value === 'true' ? 'Yes' : 'No';
+    case 'date': {
+      const m = DATE_RE.exec(String(value));
+      return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : String(value);
+    }
+    case 'json':
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    default:
+      return String(value);
+  }
+}
+
+function numFmtOf(col: ColumnSpec): string | undefined {
+  if (col.kind === 'money') return '#,##0.00';
+  if (col.kind === 'date') return 'yyyy/mmm/dd';
+  return undefined;
+}
+
+export function buildSheet(columns: readonly ColumnSpec[], rows: readonly Record<string, unknown>[]): ExportSheet {
+  return {
+    header: columns.map((c) => c.label),
+    numFmts: columns.map(numFmtOf),
+    rows: rows.map((r) => columns.map((c) => exportCell(c, r[c.valueField]))),
+  };
+}

@@ -1,0 +1,162 @@
+import type { AnyEntity, Field } from '@campus/entities/define';
+import type { FormModeKind } from './entity-mode';
+
+/** What a form input holds: strings for text-like kinds, number | '' for NumberInput, boolean for Switch. */
+export type FormValue = string | number | boolean | null;
+export type FormValues = Record<string, FormValue>;
+
+export interface FormField {
+  name: string;
+  field: Field;
+  /** False for fields shown read-only: view mode, or an immutable field on update. */
+  editable: boolean;
+}
+
+const isWritable = (f: Field): boolean => f.kind !== 'code' && !f.readOnly && !f.auto;
+
+/**
+ * The inputs a form shows in a mode. Server-owned fields (key, readOnly, auto) appear only in view;
+ * passwords never appear in view because the server never returns them.
+ */
+export function formFields(entity: AnyEntity, mode: FormModeKind): FormField[] {
+  const out: FormField[] = [];
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (f.formHidden) continue;
+    if (mode === 'view') {
+      if (f.kind !== 'password') out.push({ name, field: f, editable: false });
+      continue;
+    }
+    if (!isWritable(f)) continue;
+    out.push({ name, field: f, editable: !(mode === 'update' && f.immutable) });
+  }
+  return out;
+}
+
+function emptyValue(f: Field): FormValue {
+  switch (f.kind) {
+    case 'bool':
+      return f.defaultValue;
+    case 'select':
+      return f.defaultValue ?? null;
+    case 'link':
+      return null;
+    default:
+      return '';
+  }
+}
+
+/** Dates may arrive as full ISO timestamps from some drivers; the form works on the calendar day only. */
+const toDay = (v: string): string => (/^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : v);
+
+/** Converts a server row (or nothing, for create) to the values the inputs edit. */
+export function rowToFormValues(fields: readonly FormField[], row: Record<string, unknown> | null): FormValues {
+  const values: FormValues = {};
+  for (const { name, field: f } of fields) {
+    const v = row?.[name];
+    if (row === null || v === undefined || v === null || f.kind === 'password') {
+      values[name] = row === null ? emptyValue(f) : f.kind === 'bool' ? false : f.kind === 'select' || f.kind === 'link' ? null : '';
+      continue;
+    }
+    switch (f.kind) {
+      case 'bool':
+        values[name] = v === true || v === 1 || v === '1' || v === 'true';
+        break;
+      case 'number':
+      case 'code':
+        values[name] = typeof v === 'number' ? v : Number.isFinite(Number(v)) && String(v).trim() !== '' ? Number(v) : '';
+        break;
+      case 'link':
+        values[name] = String(v);
+        break;
+      case 'json':
+        values[name] = typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+        break;
+      case 'date':
+        values[name] = toDay(String(v));
+        break;
+      default:
+        values[name] = String(v);
+    }
+  }
+  return values;
+}
+
+export interface BodyResult {
+  body: Record<string, unknown>;
+  /** Client-side conversion errors (e.g. malformed JSON), shown under the field like a server 400. */
+  errors: Record<string, string>;
+}
+
+const blank = (v: FormValue): boolean => v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * Converts form values to the request body shape of the API contract: numbers and link keys as numbers,
+ * money as a decimal string (never a float), empty inputs as null, JSON parsed. An empty password is left
+ * out entirely, which on update means "unchanged".
+ */
+export function formValuesToBody(fields: readonly FormField[], values: FormValues): BodyResult {
+  const body: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const { name, field: f } of fields) {
+    const v = values[name] ?? null;
+    if (f.kind === 'password') {
+      if (!blank(v)) body[name] = String(v);
+      continue;
+    }
+    if (f.kind === 'bool') {
+      body[name] = v === true;
+      continue;
+    }
+    if (blank(v)) {
+      body[name] = null;
+      continue;
+    }
+    switch (f.kind) {
+      case 'number':
+      case 'link':
+      case 'code': {
+        const n = typeof v === 'number' ? v : Number(String(v).trim());
+        if (Number.isFinite(n)) body[name] = n;
+        else errors[name] = `'${f.label}' must be a number.`;
+        break;
+      }
+      case 'money':
+        body[name] = String(v).trim();
+        break;
+      case 'json':
+        try {
+          body[name] = JSON.parse(String(v)) as unknown;
+        } catch {
+          errors[name] = `'${f.label}' is not valid JSON.`;
+        }
+        break;
+      default:
+        body[name] = typeof v === 'string' ? v : String(v);
+    }
+  }
+  return { body, errors };
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The PUT body of an update: only the fields whose converted value differs from what was loaded, so a
+ * concurrent edit of another field is not overwritten, plus row_ver for the stale-write check (409).
+ */
+export function changedFields(initial: Record<string, unknown>, current: Record<string, unknown>): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(current)) {
+    if (!(name in initial) || !same(initial[name], value)) patch[name] = value;
+  }
+  return patch;
+}
+
+/** Create (and clone) bodies leave out empty optional fields rather than sending nulls. */
+export function createBody(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null && v !== undefined));
+}
+
+/** Form inputs that span both columns on desktop. */
+export function isWide(f: Field): boolean {
+  return (f.kind === 'text' && f.multiline === true) || f.kind === 'json';
+}
