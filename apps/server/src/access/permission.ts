@@ -1,0 +1,72 @@
+import { isAdminOnlyButton, livePages, parseButtons, type PageDef } from '@campus/entities/pages';
+import { rows, sql, type DbOrTx } from '../db/client';
+
+export interface EffectivePermission {
+  usr_prms_mdl: string;
+  usr_prms_page: string;
+  usr_prms_pth_url: string;
+  usr_prms_is_alw: boolean;
+  usr_prms_btns: string;
+  usr_need_data_chk: boolean;
+}
+
+interface PermRow {
+  usr_prms_mdl: string;
+  usr_prms_page: string;
+  usr_prms_is_alw: boolean;
+  usr_prms_btns: string | null;
+  usr_need_data_chk: boolean;
+  own: boolean;
+}
+
+/**
+ * Effective permissions of a user in an institute, per page. The user's own row wins; without one, the
+ * rows of the groups they belong to are combined (allowed if any group allows, buttons united, data
+ * restricted only if every allowing group restricts). Buttons are limited to those the page declares,
+ * and 'login' buttons to admins.
+ */
+export async function effectivePermissions(
+  db: DbOrTx,
+  usrCd: number,
+  instCd: number,
+  isAdmin: boolean,
+  only?: Pick<PageDef, 'module' | 'page'>,
+): Promise<Map<string, EffectivePermission>> {
+  const pageFilter = only ? sql`AND p.usr_prms_mdl = ${only.module} AND p.usr_prms_page = ${only.page}` : sql``;
+  const found = await rows<PermRow>(
+    db,
+    sql`SELECT p.usr_prms_mdl, p.usr_prms_page, p.usr_prms_is_alw, p.usr_prms_btns, p.usr_need_data_chk,
+               (p.usr_prms_usr_cd = ${usrCd}) AS own
+        FROM user_permission p
+        WHERE p.inst_cd = ${instCd} AND p.usr_sts ${pageFilter}
+          AND (p.usr_prms_usr_cd = ${usrCd}
+               OR p.upg_cd IN (SELECT m.upg_cd FROM user_permission_mapping m WHERE m.usr_cd = ${usrCd} AND m.inst_cd = ${instCd}))`,
+  );
+  const byPage = new Map<string, PermRow[]>();
+  for (const r of found) {
+    const k = `${r.usr_prms_mdl}/${r.usr_prms_page}`;
+    byPage.set(k, [...(byPage.get(k) ?? []), r]);
+  }
+  const out = new Map<string, EffectivePermission>();
+  for (const pg of livePages()) {
+    const k = `${pg.module}/${pg.page}`;
+    const rs = byPage.get(k);
+    if (!rs) continue;
+    const own = rs.find((r) => r.own);
+    const granting = own ? (own.usr_prms_is_alw ? [own] : []) : rs.filter((r) => r.usr_prms_is_alw);
+    const btns = new Set(granting.flatMap((r) => parseButtons(r.usr_prms_btns)));
+    const allowedBtns = pg.buttons.filter((b) => btns.has(b) && (isAdmin || !isAdminOnlyButton(b)));
+    out.set(k, {
+      usr_prms_mdl: pg.module,
+      usr_prms_page: pg.page,
+      usr_prms_pth_url: `sms/${pg.module}/${pg.page}`,
+      usr_prms_is_alw: granting.length > 0,
+      usr_prms_btns: allowedBtns.join(','),
+      usr_need_data_chk: granting.length > 0 && granting.every((r) => r.usr_need_data_chk),
+    });
+  }
+  return out;
+}
+
+export const hasButton = (p: EffectivePermission | undefined, button: string): boolean =>
+  !!p?.usr_prms_is_alw && parseButtons(p.usr_prms_btns).includes(button);

@@ -1,0 +1,213 @@
+import { findPage, isAdminRole, type PageDef } from '@campus/entities/pages';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { rows, sql, type Db } from '../db/client';
+import { CREDENTIALS_CHANGED, forbidden, unauthorized } from '../lib/http-error';
+import { effectivePermissions, hasButton, type EffectivePermission } from './permission';
+import { resolveSession } from './session';
+
+type PageRef = Pick<PageDef, 'module' | 'page'>;
+
+/**
+ * What a route needs. Every /api route declares one in its config; a route without one is refused, so a
+ * forgotten declaration fails closed.
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'signed-in' }
+  /** One of these pages must be allowed; button (if any) must be granted on it. */
+  | { kind: 'page'; pages: readonly PageRef[]; button?: string };
+
+export interface SignedInUser {
+  usr_cd: number;
+  usr_nm: string;
+  usr_full_nm: string;
+  usr_id: string | null;
+  rl_nm: string | null;
+  /** Home institute. */
+  usr_inst_cd: number;
+  is_admin: boolean;
+}
+
+export interface RequestContext {
+  user: SignedInUser;
+  token: string;
+  instCd: number;
+  acdmCd: number | null;
+  /** Institutes this user may enter. */
+  myInstCds: number[];
+  page: PageRef | null;
+  perm: EffectivePermission | null;
+  /** 'access his students only', from the permission row, never from the header. */
+  dataChk: boolean;
+  ip: string;
+  platform: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext | null;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+const header = (req: FastifyRequest, name: string): string => {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v ?? '').trim();
+};
+
+const intHeader = (req: FastifyRequest, name: string): number | null => {
+  const v = header(req, name);
+  return /^\d{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : null;
+};
+
+export const platformOf = (req: FastifyRequest): string => header(req, 'platform') || 'web';
+
+interface UserRow {
+  usr_cd: number;
+  usr_nm: string;
+  usr_full_nm: string;
+  usr_id: string | null;
+  inst_cd: number;
+  usr_is_lgn: boolean;
+  rl_nm: string | null;
+}
+
+export async function loadUser(db: Db, where: { usrCd: number } | { usrNm: string }): Promise<(UserRow & { usr_pwd: string | null }) | undefined> {
+  const cond = 'usrCd' in where ? sql`e.usr_cd = ${where.usrCd}` : sql`lower(e.usr_nm) = lower(${where.usrNm})`;
+  const [u] = await rows<UserRow & { usr_pwd: string | null }>(
+    db,
+    sql`SELECT e.usr_cd, e.usr_nm, e.usr_full_nm, e.usr_id, e.inst_cd, e.usr_is_lgn, e.usr_pwd, r.rl_nm
+        FROM employee e LEFT JOIN role r ON r.rl_cd = e.usr_typ WHERE ${cond}`,
+  );
+  return u;
+}
+
+export interface InstituteChoice {
+  inst_cd: number;
+  inst_nm: string;
+  inst_typ: string;
+  is_active: boolean;
+}
+
+/** The home institute plus active employee mappings; closed institutes only for admins (to reopen them). */
+export async function institutesOf(db: Db, usrCd: number, homeInstCd: number, isAdmin: boolean): Promise<InstituteChoice[]> {
+  const list = await rows<InstituteChoice>(
+    db,
+    sql`SELECT i.inst_cd, i.inst_nm, i.inst_typ, i.is_active FROM institute i
+        WHERE (i.inst_cd = ${homeInstCd}
+               OR i.inst_cd IN (SELECT m.inst_cd FROM user_institute m WHERE m.usr_cd = ${usrCd} AND m.usr_inst_sts))
+        ORDER BY (i.inst_cd = ${homeInstCd}) DESC, i.inst_nm`,
+  );
+  return list.filter((i) => isAdmin || i.is_active);
+}
+
+export function registerRequestContext(app: FastifyInstance, db: Db, cfg: Config): void {
+  app.decorateRequest('ctx', null);
+  app.addHook('preHandler', async (req) => {
+    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs')) return;
+    const access = req.routeOptions.config.access;
+    if (!access) throw forbidden('This route is not open to any page.');
+    if (access.kind === 'public') return;
+    req.ctx = await buildContext(req, db, cfg, access);
+  });
+}
+
+async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Exclude<Access, { kind: 'public' }>): Promise<RequestContext> {
+  const token = header(req, 'auth_token');
+  if (!token || token === 'login') throw unauthorized('Please sign in.');
+  const usrCd = await resolveSession(db, cfg, token);
+  if (usrCd === null) throw unauthorized('Your session has ended. Please sign in again.');
+  const u = await loadUser(db, { usrCd });
+  if (!u || !u.usr_is_lgn) throw unauthorized('Your login has been disabled. Please contact the administrator.');
+  // The headers must describe the token's own user: a client that edits them is refused, not obeyed.
+  if (header(req, 'username').toLowerCase() !== u.usr_nm.toLowerCase() || header(req, 'usercode') !== String(u.usr_cd)) {
+    throw unauthorized(CREDENTIALS_CHANGED);
+  }
+  const isAdmin = isAdminRole(u.rl_nm);
+  const user: SignedInUser = {
+    usr_cd: u.usr_cd,
+    usr_nm: u.usr_nm,
+    usr_full_nm: u.usr_full_nm,
+    usr_id: u.usr_id,
+    rl_nm: u.rl_nm,
+    usr_inst_cd: u.inst_cd,
+    is_admin: isAdmin,
+  };
+
+  const myInsts = await institutesOf(db, u.usr_cd, u.inst_cd, isAdmin);
+  const myInstCds = myInsts.map((i) => i.inst_cd);
+  const askedInst = intHeader(req, 'inst_cd');
+  const instCd = askedInst ?? u.inst_cd;
+  if (!myInstCds.includes(instCd)) throw forbidden('You are not mapped to this institute.');
+
+  const askedYear = intHeader(req, 'acdm_cd');
+  const years = await rows<{ acdm_cd: number; acdm_sts: boolean }>(
+    db,
+    sql`SELECT acdm_cd, acdm_sts FROM academic WHERE inst_cd = ${instCd} ORDER BY acdm_sts DESC, acdm_strt_yr DESC`,
+  );
+  let acdmCd: number | null = null;
+  if (askedYear !== null) {
+    const y = years.find((r) => r.acdm_cd === askedYear);
+    if (!y || (!y.acdm_sts && !isAdmin)) throw forbidden('This academic year does not belong to the institute.');
+    acdmCd = y.acdm_cd;
+  } else {
+    acdmCd = years[0]?.acdm_cd ?? null;
+  }
+
+  const ctx: RequestContext = {
+    user,
+    token,
+    instCd,
+    acdmCd,
+    myInstCds,
+    page: null,
+    perm: null,
+    dataChk: false,
+    ip: req.ip,
+    platform: platformOf(req),
+  };
+  if (access.kind === 'signed-in') return ctx;
+
+  const chosen = await choosePage(req, db, ctx, access.pages);
+  if (!chosen) throw forbidden('You are not allowed to open this page.');
+  ctx.page = chosen.page;
+  ctx.perm = chosen.perm;
+  ctx.dataChk = chosen.perm?.usr_need_data_chk ?? false;
+  if (access.button) requireButton(ctx, access.button);
+  return ctx;
+}
+
+/**
+ * Among the pages a route serves, the pagename/modulename headers pick one; they only choose, the
+ * permission row of the chosen page still decides. Without a usable hint the first allowed page is used.
+ */
+async function choosePage(
+  req: FastifyRequest,
+  db: Db,
+  ctx: RequestContext,
+  candidates: readonly PageRef[],
+): Promise<{ page: PageRef; perm: EffectivePermission | null } | null> {
+  const perms = await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin);
+  const pageName = header(req, 'pagename');
+  const moduleName = header(req, 'modulename');
+  const hinted = candidates.filter((c) => c.page === pageName && (!moduleName || c.module === moduleName));
+  for (const c of [...hinted, ...candidates]) {
+    const p = perms.get(`${c.module}/${c.page}`);
+    if (p?.usr_prms_is_alw && findPage(c.module, c.page)) return { page: c, perm: p };
+  }
+  return null;
+}
+
+export function requireButton(ctx: RequestContext, button: string): void {
+  if (!hasButton(ctx.perm ?? undefined, button)) {
+    throw forbidden(`You do not have the '${button}' permission on this page.`);
+  }
+}
+
+export function mustCtx(req: FastifyRequest): RequestContext {
+  if (!req.ctx) throw unauthorized('Please sign in.');
+  return req.ctx;
+}

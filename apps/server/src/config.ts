@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** PGlite folder; 'memory://' for an in-memory database (tests). */
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  adminPassword?: string;
+  /** Built web app to serve; absent in API-only tests. */
+  webDist?: string;
+  logLevel: string;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  /** Failed sign-ins per login id before it is locked, and for how long. */
+  lockoutFailures: number;
+  lockoutMinutes: number;
+  /** Extra wait per failure after the second one, so guessing is slow long before the lock. */
+  failureDelayMs: number;
+  seedDemo: boolean;
+  /** Set secure cookies (behind HTTPS). */
+  secureCookies: boolean;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const root = process.cwd();
+  return {
+    port: Number(env.PORT ?? 3000),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: env.DATA_DIR ?? join(root, 'data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    webDist: env.WEB_DIST ?? join(root, 'apps/web/dist'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    sessionIdleMinutes: Number(env.SESSION_IDLE_MINUTES ?? 120),
+    sessionMaxHours: Number(env.SESSION_MAX_HOURS ?? 12),
+    lockoutFailures: Number(env.LOCKOUT_FAILURES ?? 5),
+    lockoutMinutes: Number(env.LOCKOUT_MINUTES ?? 15),
+    failureDelayMs: Number(env.LOGIN_FAILURE_DELAY_MS ?? 500),
+    seedDemo: env.SEED_DEMO !== '0',
+    secureCookies: env.SECURE_COOKIES === '1',
+  };
+}

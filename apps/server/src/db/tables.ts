@@ -1,0 +1,181 @@
+import type { AnyEntity, Field } from '@campus/entities/define';
+import { entities } from '@campus/entities/registry';
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  time,
+  timestamp,
+  uniqueIndex,
+  varchar,
+  type AnyPgColumn,
+  type ExtraConfigColumn,
+  type PgColumn,
+  type PgColumnBuilderBase,
+  type PgTable,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * Tables derived from the entity declarations. Besides its declared fields every entity table gets:
+ * inst_cd / acdm_cd for its scope, row_ver for optimistic locking, and who/when columns for the audit.
+ */
+
+export interface EntityTable {
+  entity: AnyEntity;
+  table: PgTable;
+  /** Every column by name: declared fields and system columns. */
+  cols: Record<string, PgColumn>;
+}
+
+export const systemColumns = ['inst_cd', 'acdm_cd', 'row_ver', 'crt_by', 'crt_dt', 'updt_by', 'updt_dt'] as const;
+
+const built = new Map<string, EntityTable>();
+
+function keyColumn(name: string): PgColumn {
+  const target = built.get(name);
+  if (!target) throw new Error(`link to ${name}: declare it earlier in the registry`);
+  return target.cols[target.entity.key];
+}
+
+function columnFor(name: string, f: Field, e: AnyEntity): PgColumnBuilderBase {
+  switch (f.kind) {
+    case 'code':
+      return integer(name).primaryKey().generatedByDefaultAsIdentity();
+    case 'text':
+      return f.required ? varchar(name, { length: f.max }).notNull() : varchar(name, { length: f.max });
+    case 'number':
+      if (f.int) return f.required ? integer(name).notNull() : integer(name);
+      return numeric(name, { precision: 14, scale: 2 });
+    case 'money':
+      return f.required
+        ? numeric(name, { precision: 14, scale: 2 }).notNull()
+        : numeric(name, { precision: 14, scale: 2 });
+    case 'date':
+      return date(name, { mode: 'string' });
+    case 'time':
+      return time(name);
+    case 'datetime':
+      return timestamp(name, { withTimezone: true, mode: 'string' });
+    case 'bool':
+      return boolean(name).notNull().default(f.defaultValue);
+    case 'select':
+      return f.required ? varchar(name, { length: 60 }).notNull() : varchar(name, { length: 60 });
+    case 'link': {
+      const col = integer(name).references((): AnyPgColumn => keyColumn(f.to));
+      return f.required ? col.notNull() : col;
+    }
+    case 'image':
+    case 'file':
+      return varchar(name, { length: 200 });
+    case 'json':
+      return jsonb(name);
+    case 'password':
+      return varchar(name, { length: 200 });
+  }
+  throw new Error(`${e.name}.${name}: unknown field kind`);
+}
+
+const scopeCols = (e: AnyEntity): string[] =>
+  e.scope === 'institute' ? ['inst_cd'] : e.scope === 'academic-year' ? ['inst_cd', 'acdm_cd'] : [];
+
+type IndexPart = ExtraConfigColumn | SQL;
+const atLeastOne = (parts: IndexPart[]): [IndexPart, ...IndexPart[]] => parts as [IndexPart, ...IndexPart[]];
+
+function buildEntityTable(e: AnyEntity): EntityTable {
+  const cols: Record<string, PgColumnBuilderBase> = {};
+  for (const [name, f] of Object.entries(e.fields)) cols[name] = columnFor(name, f, e);
+  if (e.scope === 'institute' || e.scope === 'academic-year') {
+    cols.inst_cd = integer('inst_cd')
+      .notNull()
+      .references((): AnyPgColumn => keyColumn('institute'));
+  }
+  if (e.scope === 'academic-year') {
+    cols.acdm_cd = integer('acdm_cd')
+      .notNull()
+      .references((): AnyPgColumn => keyColumn('academic'));
+  }
+  cols.row_ver = integer('row_ver').notNull().default(1);
+  cols.crt_by = integer('crt_by');
+  cols.crt_dt = timestamp('crt_dt', { withTimezone: true, mode: 'string' }).notNull().defaultNow();
+  cols.updt_by = integer('updt_by');
+  cols.updt_dt = timestamp('updt_dt', { withTimezone: true, mode: 'string' });
+
+  const table = pgTable(e.table, cols, (t) => {
+    const c = t as unknown as Record<string, ExtraConfigColumn>;
+    const scoped = scopeCols(e).map((s) => c[s]);
+    const out = [];
+    if (scoped.length) out.push(index(`${e.table}_scope_idx`).on(scoped[0], ...scoped.slice(1)));
+    for (const [name, f] of Object.entries(e.fields)) {
+      if (f.unique) {
+        const byScope = f.unique === 'global' ? [] : scoped;
+        const target = f.kind === 'text' ? sql`lower(${c[name]})` : c[name];
+        out.push(uniqueIndex(`${e.table}_${name}_uq`).on(...atLeastOne([...byScope, target])));
+      }
+      if (f.search && f.kind === 'text') out.push(index(`${e.table}_${name}_trgm`).using('gin', c[name].op('gin_trgm_ops')));
+      if (f.kind === 'link') out.push(index(`${e.table}_${name}_idx`).on(c[name]));
+    }
+    for (const [i, u] of (e.uniqueTogether ?? []).entries()) {
+      const fs = u.fields.map((n) => c[n]);
+      out.push(uniqueIndex(`${e.table}_uq${i + 1}`).on(...atLeastOne([...scoped, ...fs])));
+    }
+    if (e.defaultSort && !e.fields[e.defaultSort.field]?.unique) {
+      out.push(index(`${e.table}_sort_idx`).on(...atLeastOne([...scoped, c[e.defaultSort.field]])));
+    }
+    return out;
+  });
+  const all = table as unknown as Record<string, PgColumn>;
+  const colMap: Record<string, PgColumn> = {};
+  for (const name of Object.keys(cols)) colMap[name] = all[name];
+  return { entity: e, table, cols: colMap };
+}
+
+for (const e of entities) built.set(e.name, buildEntityTable(e));
+
+export function entityTable(name: string): EntityTable {
+  const t = built.get(name);
+  if (!t) throw new Error(`No table for entity ${name}`);
+  return t;
+}
+
+export const entityTables = (): EntityTable[] => [...built.values()];
+
+// ---- system tables: not entities, never reachable through the generic API ----
+
+/** Sign-in sessions. Only a hash of the token is stored, so a database leak does not leak sessions. */
+export const session = pgTable(
+  'session',
+  {
+    sess_cd: integer('sess_cd').primaryKey().generatedByDefaultAsIdentity(),
+    sess_token_hash: varchar('sess_token_hash', { length: 64 }).notNull(),
+    usr_cd: integer('usr_cd')
+      .notNull()
+      .references((): AnyPgColumn => keyColumn('employee')),
+    sess_crt_at: timestamp('sess_crt_at', { withTimezone: true }).notNull().defaultNow(),
+    sess_seen_at: timestamp('sess_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    sess_expires_at: timestamp('sess_expires_at', { withTimezone: true }).notNull(),
+    sess_revoked_at: timestamp('sess_revoked_at', { withTimezone: true }),
+    sess_ip: varchar('sess_ip', { length: 60 }),
+    sess_pfm: varchar('sess_pfm', { length: 60 }),
+  },
+  (t) => [uniqueIndex('session_token_uq').on(t.sess_token_hash), index('session_usr_idx').on(t.usr_cd)],
+);
+
+/** Failed sign-in counters, per login id and per IP, for slow-down and lockout. */
+export const loginAttempt = pgTable('login_attempt', {
+  atmpt_key: varchar('atmpt_key', { length: 200 }).primaryKey(),
+  atmpt_fail_cnt: integer('atmpt_fail_cnt').notNull().default(0),
+  atmpt_first_at: timestamp('atmpt_first_at', { withTimezone: true }).notNull().defaultNow(),
+  atmpt_locked_until: timestamp('atmpt_locked_until', { withTimezone: true }),
+});
+
+/** Everything drizzle-kit needs to diff the schema, by export name. */
+export function schemaForMigrations(): Record<string, unknown> {
+  const out: Record<string, unknown> = { session, loginAttempt };
+  for (const t of built.values()) out[t.entity.name] = t.table;
+  return out;
+}

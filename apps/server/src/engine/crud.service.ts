@@ -1,0 +1,299 @@
+import { bodySchema, type AnyEntity, type Field } from '@campus/entities/define';
+import { entities } from '@campus/entities/registry';
+import { hash } from '@node-rs/argon2';
+import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { requireButton, type RequestContext } from '../access/request-context';
+import type { Db, DbOrTx, Tx } from '../db/client';
+import { dyn, type DynTable } from '../db/dyn-table';
+import { entityTable } from '../db/tables';
+import { localDateTime } from '../lib/clock';
+import { badRequest, conflict, HttpError, notFound } from '../lib/http-error';
+import { writeAudit } from './audit';
+import { hooksOf, type Row } from './entity-hooks';
+import { filterWhere, orderBy, scopeWhere, searchWhere, selectionFor, type ListParams } from './list-query';
+
+export const STALE_MESSAGE = 'This record was changed by someone else meanwhile. Reload it and try again.';
+
+function selectRows(db: DbOrTx, e: AnyEntity) {
+  const s = selectionFor(e);
+  let q = db.select(s.columns).from(s.table).$dynamic();
+  for (const j of s.joins) q = q.leftJoin(j.table, j.on);
+  return { q, s };
+}
+
+export async function listRows(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams): Promise<{ rows: Row[]; total: number }> {
+  const { q, s } = selectRows(db, e);
+  const where = and(scopeWhere(e, s.table, ctx), searchWhere(e, s, p.q), filterWhere(e, s, p.filters));
+  const pageRows = await q
+    .where(where)
+    .orderBy(...orderBy(e, s, p))
+    .limit(p.size)
+    .offset((p.page - 1) * p.size);
+  let cq = db.select({ n: count() }).from(s.table).$dynamic();
+  // Joins are needed for counting only when the search reaches a linked name.
+  if (p.q) for (const j of s.joins) cq = cq.leftJoin(j.table, j.on);
+  const [{ n }] = await cq.where(where);
+  return { rows: pageRows, total: Number(n) };
+}
+
+export async function getRow(db: DbOrTx, e: AnyEntity, ctx: RequestContext, id: number, forUpdate = false): Promise<Row> {
+  const { q, s } = selectRows(db, e);
+  const base = q.where(and(eq(s.table[e.key], id), scopeWhere(e, s.table, ctx)));
+  const [row] = forUpdate ? await base.for('update', { of: s.table }) : await base;
+  if (!row) throw notFound(`${e.label} ${id} was not found.`);
+  return row;
+}
+
+export async function options(db: Db, e: AnyEntity, ctx: RequestContext, q: string | undefined, ids: number[]): Promise<{ value: number; label: string }[]> {
+  const s = selectionFor(e);
+  const t = s.table;
+  const conds: (SQL | undefined)[] = [scopeWhere(e, t, { ...ctx, dataChk: false })];
+  if (ids.length) conds.push(inArray(t[e.key], ids));
+  else if (q) conds.push(sql`${t[e.title]}::text ILIKE ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+  const rs = await db
+    .select({ value: t[e.key], label: t[e.title] })
+    .from(t)
+    .where(and(...conds))
+    .orderBy(t[e.title])
+    .limit(50);
+  return rs.map((r) => ({ value: Number(r.value), label: String(r.label ?? '') }));
+}
+
+// ---- writes ----
+
+function validate(e: AnyEntity, body: unknown, mode: 'create' | 'update'): Row {
+  const parsed = bodySchema(e, mode).safeParse(body ?? {});
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => ({
+      field: String(i.path[0] ?? ''),
+      message: i.code === 'unrecognized_keys' ? `Unknown field(s): ${i.keys.join(', ')}.` : i.message,
+    }));
+    throw badRequest(details[0]?.message ?? 'Invalid input.', details);
+  }
+  return parsed.data;
+}
+
+async function fillAuto(e: AnyEntity, ctx: RequestContext, values: Row): Promise<void> {
+  const now = localDateTime();
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.auto === 'created-at') values[name] = f.kind === 'date' ? now.date : new Date().toISOString();
+    if (f.auto === 'created-by') values[name] = ctx.user.usr_nm;
+  }
+}
+
+async function hashPasswords(e: AnyEntity, values: Row): Promise<void> {
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.kind !== 'password') continue;
+    if (typeof values[name] === 'string' && values[name] !== '') values[name] = await hash(values[name] as string);
+    else delete values[name];
+  }
+}
+
+/** Scope condition of a link target, so a row can only point at rows its user could pick. */
+function targetScope(f: Field & { kind: 'link' }, te: AnyEntity, t: DynTable, ctx: RequestContext): SQL | undefined {
+  const insts = ctx.myInstCds.length ? ctx.myInstCds : [-1];
+  if (te.scope === 'institute' || te.scope === 'academic-year') {
+    return f.anyOfMyInstitutes ? inArray(t.inst_cd, insts) : eq(t.inst_cd, ctx.instCd);
+  }
+  if (te.scope === 'institute-root') return inArray(t[te.key], insts);
+  return undefined;
+}
+
+async function checkLinks(tx: Tx, e: AnyEntity, ctx: RequestContext, values: Row): Promise<void> {
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.kind !== 'link' || values[name] === null || values[name] === undefined) continue;
+    const te = entityTable(f.to);
+    const t = dyn(te.table);
+    const [hit] = await tx
+      .select({ k: t[te.entity.key] })
+      .from(t)
+      .where(and(eq(t[te.entity.key], values[name]), targetScope(f, te.entity, t, ctx)));
+    if (!hit) throw badRequest(`'${f.label}' is not a valid choice.`, [{ field: name, message: `'${f.label}' is not a valid choice.` }]);
+  }
+}
+
+function scopeOf(e: AnyEntity, t: DynTable, ctx: RequestContext, global: boolean): SQL | undefined {
+  if (global) return undefined;
+  if (e.scope === 'institute') return eq(t.inst_cd, ctx.instCd);
+  if (e.scope === 'academic-year') return and(eq(t.inst_cd, ctx.instCd), eq(t.acdm_cd, ctx.acdmCd ?? -1));
+  return undefined;
+}
+
+/** Friendly duplicate checks; the unique indexes stay the real guarantee under concurrency. */
+async function checkUnique(tx: Tx, e: AnyEntity, ctx: RequestContext, values: Row, selfId: number | null): Promise<void> {
+  const t = dyn(entityTable(e.name).table);
+  const notSelf = selfId === null ? undefined : ne(t[e.key], selfId);
+  for (const [name, f] of Object.entries(e.fields)) {
+    const v = values[name];
+    if (!f.unique || v === null || v === undefined || v === '') continue;
+    const same = f.kind === 'text' ? sql`lower(${t[name]}) = lower(${v})` : eq(t[name], v);
+    const [hit] = await tx.select({ k: t[e.key] }).from(t).where(and(same, scopeOf(e, t, ctx, f.unique === 'global'), notSelf)).limit(1);
+    if (hit) {
+      const message = `${f.label} '${String(v)}' already exists.`;
+      throw new HttpError(409, message, [{ field: name, message }]);
+    }
+  }
+  for (const u of e.uniqueTogether ?? []) {
+    if (u.fields.some((n) => values[n] === null || values[n] === undefined)) continue;
+    const conds = u.fields.map((n) => eq(t[n], values[n]));
+    const [hit] = await tx.select({ k: t[e.key] }).from(t).where(and(...conds, scopeOf(e, t, ctx, false), notSelf)).limit(1);
+    if (hit) throw conflict(u.message);
+  }
+}
+
+/** A toggle field may only be changed by someone holding its button ('allow login' is admin-only). */
+function checkToggleButtons(e: AnyEntity, ctx: RequestContext, changed: Row, before: Row | null): void {
+  for (const tg of e.toggles ?? []) {
+    if (!(tg.field in changed)) continue;
+    const f = e.fields[tg.field];
+    const old = before ? before[tg.field] : f.kind === 'bool' ? f.defaultValue : null;
+    if (changed[tg.field] !== old) requireButton(ctx, tg.button);
+  }
+}
+
+function scopeValues(e: AnyEntity, ctx: RequestContext): Row {
+  if (e.scope === 'academic-year' && ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
+  if (e.scope === 'institute') return { inst_cd: ctx.instCd };
+  if (e.scope === 'academic-year') return { inst_cd: ctx.instCd, acdm_cd: ctx.acdmCd };
+  return {};
+}
+
+/** Inserts one validated row inside tx; shared by create, clone and import. */
+export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext, input: Row): Promise<Row> {
+  const values: Row = { ...input };
+  checkToggleButtons(e, ctx, values, null);
+  await fillAuto(e, ctx, values);
+  await checkLinks(tx, e, ctx, values);
+  await checkUnique(tx, e, ctx, values, null);
+  for (const h of hooksOf(e.name)) await h.beforeCreate?.(tx, ctx, values);
+  await hashPasswords(e, values);
+  const t = dyn(entityTable(e.name).table);
+  const [{ id }] = await tx
+    .insert(t)
+    .values({ ...values, ...scopeValues(e, ctx), crt_by: ctx.user.usr_cd })
+    .returning({ id: t[e.key] });
+  const row = await getRow(tx, e, { ...ctx, dataChk: false, myInstCds: [...ctx.myInstCds, Number(id)] }, Number(id));
+  for (const h of hooksOf(e.name)) await h.afterCreate?.(tx, ctx, row);
+  await writeAudit(tx, ctx, e, 'POST', Number(id), null, row);
+  return row;
+}
+
+export async function createRow(db: Db, e: AnyEntity, ctx: RequestContext, body: unknown): Promise<Row> {
+  const input = validate(e, body, 'create');
+  return withDbErrors(() => db.transaction((tx) => insertValidated(tx, e, ctx, input)));
+}
+
+const rowVerSchema = z.coerce.number({ error: "'row_ver' is required." }).int().positive();
+
+export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: number, body: unknown): Promise<Row> {
+  const { row_ver, ...rest } = (body && typeof body === 'object' ? body : {}) as Row;
+  const ver = rowVerSchema.safeParse(row_ver);
+  if (!ver.success) throw badRequest("'row_ver' is required: reload the record and try again.");
+  const input = validate(e, rest, 'update');
+  return withDbErrors(() =>
+    db.transaction(async (tx) => {
+      const before = await getRow(tx, e, ctx, id, true);
+      if (before.row_ver !== ver.data) throw conflict(STALE_MESSAGE);
+      const changed: Row = {};
+      for (const [k, v] of Object.entries(input)) {
+        const f = e.fields[k];
+        if (f.kind === 'password') {
+          if (typeof v === 'string' && v !== '') changed[k] = v;
+        } else if (v !== undefined && JSON.stringify(v) !== JSON.stringify(before[k])) changed[k] = v;
+      }
+      for (const k of Object.keys(changed)) {
+        if (e.fields[k].immutable) throw badRequest(`'${e.fields[k].label}' cannot be changed once saved.`);
+      }
+      const toggleFields = new Set((e.toggles ?? []).map((t) => t.field));
+      const onlyToggles = Object.keys(changed).length > 0 && Object.keys(changed).every((k) => toggleFields.has(k));
+      if (!onlyToggles) requireButton(ctx, 'edit');
+      checkToggleButtons(e, ctx, changed, before);
+      if (Object.keys(changed).length === 0) return before;
+      await checkLinks(tx, e, ctx, changed);
+      await checkUnique(tx, e, ctx, { ...before, ...changed }, id);
+      for (const h of hooksOf(e.name)) await h.beforeUpdate?.(tx, ctx, before, changed);
+      await hashPasswords(e, changed);
+      const t = dyn(entityTable(e.name).table);
+      const done = await tx
+        .update(t)
+        .set({ ...changed, row_ver: sql`${t.row_ver} + 1`, updt_by: ctx.user.usr_cd, updt_dt: new Date().toISOString() })
+        .where(and(eq(t[e.key], id), eq(t.row_ver, ver.data)))
+        .returning({ id: t[e.key] });
+      if (done.length === 0) throw conflict(STALE_MESSAGE);
+      const after = await getRow(tx, e, { ...ctx, dataChk: false }, id);
+      for (const h of hooksOf(e.name)) await h.afterUpdate?.(tx, ctx, before, after);
+      await writeAudit(tx, ctx, e, 'PUT', id, before, after);
+      return after;
+    }),
+  );
+}
+
+const primidsSchema = z.object({
+  primids: z
+    .array(z.coerce.number().int().positive(), { error: 'primids must be a list of record codes.' })
+    .min(1, 'Please select the records to delete.')
+    .max(1000, 'At most 1000 records can be deleted at once.'),
+});
+
+export async function deleteRows(db: Db, e: AnyEntity, ctx: RequestContext, body: unknown): Promise<number> {
+  const parsed = primidsSchema.safeParse(body);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid primids.');
+  const ids = [...new Set(parsed.data.primids)];
+  return withDbErrors(() =>
+    db.transaction(async (tx) => {
+      const s = selectionFor(e);
+      const found = await tx
+        .select(s.columns)
+        .from(s.table)
+        .where(and(inArray(s.table[e.key], ids), scopeWhere(e, s.table, ctx)))
+        .for('update');
+      if (found.length !== ids.length) throw notFound('Some of the selected records no longer exist. Refresh and try again.');
+      await checkReferences(tx, e, ids, found);
+      for (const h of hooksOf(e.name)) await h.beforeDelete?.(tx, ctx, found);
+      await tx.delete(s.table).where(inArray(s.table[e.key], ids));
+      for (const r of found) await writeAudit(tx, ctx, e, 'DELETE', Number(r[e.key]), r, null);
+      return found.length;
+    }),
+  );
+}
+
+/** Refuses to delete a row that another row still points at, naming what points at it. */
+async function checkReferences(tx: Tx, e: AnyEntity, ids: number[], rowsToDelete: Row[]): Promise<void> {
+  for (const other of entities) {
+    for (const [name, f] of Object.entries(other.fields)) {
+      if (f.kind !== 'link' || f.to !== e.name) continue;
+      const t = dyn(entityTable(other.name).table);
+      const refs = await tx
+        .select({ id: t[name], n: count() })
+        .from(t)
+        .where(inArray(t[name], ids))
+        .groupBy(t[name]);
+      const first = refs[0];
+      if (!first) continue;
+      const row = rowsToDelete.find((r) => Number(r[e.key]) === Number(first.id));
+      const what = row ? `'${String(row[e.title])}'` : `${e.label} ${String(first.id)}`;
+      throw conflict(`${what} cannot be deleted: it is used by ${first.n} ${other.label} record(s).`);
+    }
+  }
+}
+
+interface PgError {
+  code?: string;
+  cause?: PgError;
+}
+
+/** Turns constraint violations that slipped past the friendly checks (races) into clear 409/400s. */
+export async function withDbErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const pg = err as PgError;
+    const code = pg.code ?? pg.cause?.code;
+    if (code === '23505') throw conflict('A record with the same values already exists.');
+    if (code === '23503') throw conflict('This record is linked to other records and cannot be changed that way.');
+    if (code === '40001' || code === '40P01') throw conflict('Another change happened at the same time. Please try again.');
+    if (code?.startsWith('22')) throw badRequest('A value is out of range or badly formatted.');
+    throw err;
+  }
+}

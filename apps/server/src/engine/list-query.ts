@@ -1,0 +1,131 @@
+import { fieldSchema, type AnyEntity } from '@campus/entities/define';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
+import type { RequestContext } from '../access/request-context';
+import { dyn, type DynTable } from '../db/dyn-table';
+import { entityTable } from '../db/tables';
+import { badRequest } from '../lib/http-error';
+
+/**
+ * Builds list/get queries from a declaration. Column names only ever come from the declaration: a sort,
+ * filter or search key from the request is looked up there, never spliced into SQL.
+ */
+
+export interface ListParams {
+  q?: string;
+  sort?: string;
+  dir?: 'asc' | 'desc';
+  page: number;
+  size: number;
+  filters: Record<string, string>;
+}
+
+export const MAX_PAGE_SIZE = 500;
+
+export function parseListParams(e: AnyEntity, query: Record<string, unknown>): ListParams {
+  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  const page = Number(str(query.page) ?? 1);
+  const size = Number(str(query.size) ?? 50);
+  if (!Number.isInteger(page) || page < 1) throw badRequest("'page' must be a whole number from 1.");
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw badRequest(`'size' must be from 1 to ${MAX_PAGE_SIZE}.`);
+  const dir = str(query.dir);
+  if (dir !== undefined && dir !== 'asc' && dir !== 'desc') throw badRequest("'dir' must be asc or desc.");
+  const filters: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (!k.startsWith('f_')) continue;
+    const name = k.slice(2);
+    const f = e.fields[name];
+    if (!f || f.kind === 'password' || f.kind === 'json') throw badRequest(`Cannot filter by '${name}'.`);
+    if (typeof v !== 'string') throw badRequest(`Filter '${name}' must be a single value.`);
+    filters[name] = v;
+  }
+  const q = str(query.q)?.trim().slice(0, 100);
+  return { q: q || undefined, sort: str(query.sort) || undefined, dir: dir as ListParams['dir'], page, size, filters };
+}
+
+export interface Selection {
+  table: DynTable;
+  /** Output column name -> SQL column (fields, link display columns, row_ver). */
+  columns: Record<string, PgColumn>;
+  joins: { table: DynTable; on: SQL }[];
+  /** Link display column per link field, for search and sort. */
+  linkDisplay: Record<string, PgColumn>;
+}
+
+export function selectionFor(e: AnyEntity): Selection {
+  const t = dyn(entityTable(e.name).table);
+  const columns: Record<string, PgColumn> = {};
+  const joins: Selection['joins'] = [];
+  const linkDisplay: Record<string, PgColumn> = {};
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.kind === 'password') continue;
+    columns[name] = t[name];
+    if (f.kind === 'link') {
+      const target = entityTable(f.to);
+      const a = alias(dyn(target.table), `l_${name}`);
+      joins.push({ table: a, on: eq(t[name], a[target.entity.key]) });
+      columns[f.as] = a[f.display];
+      linkDisplay[name] = a[f.display];
+    }
+  }
+  columns.row_ver = t.row_ver;
+  return { table: t, columns, joins, linkDisplay };
+}
+
+/** Rows the request may see at all: its institute/year, and its own rows under data_chk. */
+export function scopeWhere(e: AnyEntity, t: DynTable, ctx: RequestContext): SQL | undefined {
+  const conds: SQL[] = [];
+  if (e.scope === 'institute' || e.scope === 'academic-year') conds.push(eq(t.inst_cd, ctx.instCd));
+  if (e.scope === 'academic-year') conds.push(ctx.acdmCd === null ? sql`false` : eq(t.acdm_cd, ctx.acdmCd));
+  if (e.scope === 'institute-root') conds.push(inArray(t[e.key], ctx.myInstCds.length ? ctx.myInstCds : [-1]));
+  if (ctx.dataChk && e.ownership === 'creator') conds.push(eq(t.crt_by, ctx.user.usr_cd));
+  if (ctx.dataChk && e.ownership === 'self') conds.push(eq(t[e.key], ctx.user.usr_cd));
+  return conds.length ? and(...conds) : undefined;
+}
+
+const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function searchWhere(e: AnyEntity, s: Selection, q: string | undefined): SQL | undefined {
+  if (!q) return undefined;
+  const pattern = `%${escapeLike(q)}%`;
+  const conds: SQL[] = [];
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (!f.search) continue;
+    if (f.kind === 'link') conds.push(ilike(s.linkDisplay[name], pattern));
+    else if (f.kind === 'number' || f.kind === 'code') {
+      if (/^\d{1,9}$/.test(q)) conds.push(eq(s.table[name], Number(q)));
+    } else conds.push(ilike(s.table[name], pattern));
+  }
+  if (/^\d{1,9}$/.test(q)) conds.push(eq(s.table[e.key], Number(q)));
+  return conds.length ? or(...conds) : sql`false`;
+}
+
+export function filterWhere(e: AnyEntity, s: Selection, filters: Record<string, string>): SQL | undefined {
+  const conds: SQL[] = [];
+  for (const [name, raw] of Object.entries(filters)) {
+    const f = e.fields[name];
+    const parsed = fieldSchema(f).safeParse(f.kind === 'bool' ? raw === 'true' || raw === '1' : raw);
+    if (!parsed.success) throw badRequest(`Filter '${name}': ${parsed.error.issues[0]?.message ?? 'invalid value'}`);
+    conds.push(f.kind === 'text' ? sql`lower(${s.table[name]}) = lower(${parsed.data as string})` : eq(s.table[name], parsed.data));
+  }
+  return conds.length ? and(...conds) : undefined;
+}
+
+export function orderBy(e: AnyEntity, s: Selection, p: Pick<ListParams, 'sort' | 'dir'>): SQL[] {
+  const key = s.table[e.key];
+  let col: PgColumn | undefined;
+  let dir = p.dir ?? 'asc';
+  if (p.sort) {
+    const f = e.fields[p.sort];
+    const linkField = Object.entries(e.fields).find(([, lf]) => lf.kind === 'link' && lf.as === p.sort);
+    if (f && f.kind !== 'password' && f.kind !== 'json') col = f.kind === 'link' ? s.linkDisplay[p.sort] : s.table[p.sort];
+    else if (linkField) col = s.linkDisplay[linkField[0]];
+    else throw badRequest(`Cannot sort by '${p.sort}'.`);
+  } else if (e.defaultSort) {
+    col = s.table[e.defaultSort.field];
+    dir = p.dir ?? e.defaultSort.dir;
+  }
+  const by = (c: PgColumn) => (dir === 'desc' ? desc(c) : asc(c));
+  // The key breaks ties so that paging never shows a row twice or skips one.
+  return col ? [by(col), by(key)] : [desc(key)];
+}
