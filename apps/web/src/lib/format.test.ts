@@ -1,0 +1,71 @@
+import dayjs from 'dayjs';
+import 'dayjs/locale/ta';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime, formatExportStamp, formatMoney, formatTime } from './format';
+
+afterEach(() => {
+  dayjs.locale('en');
+});
+
+describe('formatDate', () => {
+  it('shows YYYY/MMM/DD without shifting a date-only value', () => {
+    expect(formatDate('2026-03-05')).toBe('2026/Mar/05');
+    expect(formatDate(new Date(2026, 11, 31, 23, 59))).toBe('2026/Dec/31');
+  });
+
+  it('is empty for nothing or nonsense', () => {
+    expect(formatDate(null)).toBe('');
+    expect(formatDate('')).toBe('');
+    expect(formatDate('not a date')).toBe('');
+  });
+
+  it('follows the dayjs locale', () => {
+    dayjs.locale('ta');
+    expect(formatDate('2026-01-15')).not.toBe('2026/Jan/15');
+    expect(formatDate('2026-01-15').startsWith('2026/')).toBe(true);
+  });
+});
+
+describe('formatTime', () => {
+  it('shows hh:mm:ss for time-only values and dates', () => {
+    expect(formatTime('09:05:07')).toBe('09:05:07');
+    expect(formatTime('14:05')).toBe('02:05:00');
+    expect(formatTime(new Date(2026, 0, 1, 8, 30, 15))).toBe('08:30:15');
+    expect(formatTime('25:99')).toBe('');
+  });
+});
+
+describe('formatDateTime and export stamp', () => {
+  it('uses the spec formats', () => {
+    const d = new Date(2026, 5, 9, 15, 4, 5);
+    expect(formatDateTime(d)).toBe('2026/Jun/09 03:04:05 PM');
+    expect(formatExportStamp(d)).toBe('09_06_2026 03:04:05 PM');
+  });
+});
+
+describe('formatMoney', () => {
+  it('pads and rounds on the string', () => {
+    expect(formatMoney('1234.5')).toBe('1234.50');
+    expect(formatMoney('0')).toBe('0.00');
+    expect(formatMoney('1.005')).toBe('1.01');
+    expect(formatMoney('2.675')).toBe('2.68');
+    expect(formatMoney('-2.675')).toBe('-2.68');
+    expect(formatMoney('9999999999.995')).toBe('10000000000.00');
+    expect(formatMoney('0.1')).toBe('0.10');
+    expect(formatMoney(12)).toBe('12.00');
+    expect(formatMoney('.5')).toBe('0.50');
+  });
+
+  it('groups thousands when asked', () => {
+    expect(formatMoney('1234567.891', { group: true })).toBe('1,234,567.89');
+    expect(formatMoney('-999.999', { group: true })).toBe('-1,000.00');
+    expect(formatMoney('12', { group: true })).toBe('12.00');
+  });
+
+  it('is empty for nothing or nonsense', () => {
+    expect(formatMoney(null)).toBe('');
+    expect(formatMoney('')).toBe('');
+    expect(formatMoney('abc')).toBe('');
+    expect(formatMoney('1.2.3')).toBe('');
+  });
+});

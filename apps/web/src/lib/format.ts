@@ -1,0 +1,58 @@
+import dayjs from 'dayjs';
+import customParseFormat from 'dayjs/plugin/customParseFormat';
+import { toFixedString } from './decimal';
+
+dayjs.extend(customParseFormat);
+
+/** Display formats of spec section 9. */
+export const DATE_FORMAT = 'YYYY/MMM/DD';
+export const TIME_FORMAT = 'hh:mm:ss';
+export const DATE_TIME_FORMAT = 'YYYY/MMM/DD hh:mm:ss A';
+export const EXPORT_STAMP_FORMAT = 'DD_MM_YYYY hh:mm:ss A';
+
+type DateInput = string | number | Date | null | undefined;
+
+const TIME_ONLY = /^\d{1,2}:\d{2}(:\d{2})?$/;
+
+function parse(value: DateInput): dayjs.Dayjs | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'string' && TIME_ONLY.test(value.trim())) {
+    const t = dayjs(value.trim(), ['HH:mm:ss', 'H:mm:ss', 'HH:mm', 'H:mm'], true);
+    return t.isValid() ? t : null;
+  }
+  const d = dayjs(value);
+  return d.isValid() ? d : null;
+}
+
+/** '2026-03-05' -> '2026/Mar/05' (month name in the current dayjs locale); '' for empty or invalid input. */
+export function formatDate(value: DateInput): string {
+  return parse(value)?.format(DATE_FORMAT) ?? '';
+}
+
+/** '14:05:09' or an ISO date-time -> 'hh:mm:ss' as the spec writes it (12-hour clock). */
+export function formatTime(value: DateInput): string {
+  return parse(value)?.format(TIME_FORMAT) ?? '';
+}
+
+export function formatDateTime(value: DateInput): string {
+  return parse(value)?.format(DATE_TIME_FORMAT) ?? '';
+}
+
+/** Date-time part of an export file name. */
+export function formatExportStamp(value: DateInput = new Date()): string {
+  return parse(value)?.format(EXPORT_STAMP_FORMAT) ?? '';
+}
+
+/**
+ * A decimal string shown with 2 decimals, rounded half away from zero on the string itself (no float):
+ * '1234.5' -> '1234.50', '1.005' -> '1.01'. With `group`, thousands are separated: '1,234.50'.
+ * Empty or unreadable input gives ''.
+ */
+export function formatMoney(value: string | number | null | undefined, opts: { group?: boolean } = {}): string {
+  const fixed = toFixedString(value, 2);
+  if (fixed === null) return '';
+  if (!opts.group) return fixed;
+  const negative = fixed.startsWith('-');
+  const [intPart = '0', frac = '00'] = (negative ? fixed.slice(1) : fixed).split('.');
+  return `${negative ? '-' : ''}${intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+}

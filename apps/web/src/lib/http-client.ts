@@ -1,0 +1,191 @@
+import { navigateTo } from './app-navigation';
+import {
+  buildUrl,
+  errorAction,
+  fallbackErrorMessage,
+  isRelativeUrl,
+  readCookie,
+  routeNamesFromPath,
+  serverMessage,
+  showsLoader,
+  successToastMessage,
+  type HttpMethod,
+} from './http-rules';
+import { loaderStart, loaderStop, loaderStopAll } from './loader-store';
+import { getSession, signOut, verifyStoredUser } from './session-store';
+import { toast } from './toast';
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  /** No toasts from this call, neither success nor error; the caller shows its own feedback. */
+  silent?: boolean;
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly details?: FieldError[];
+  /** The request was aborted (navigation or the caller), not refused: nothing to show. */
+  readonly cancelled: boolean;
+
+  constructor(status: number, message: string, details?: FieldError[], cancelled = false) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.details = details;
+    this.cancelled = cancelled;
+  }
+}
+
+/** Header the caller may set to suppress the success toast (spec section 8); never sent to the server. */
+const DONT_SHOW_MSG = 'dontShowMsg';
+
+const pendingControllers = new Set<AbortController>();
+
+/** Aborts every request in flight; the app calls it when the route changes so old pages stop loading. */
+export function cancelPendingRequests(): void {
+  for (const c of pendingControllers) c.abort();
+  pendingControllers.clear();
+  loaderStopAll();
+}
+
+function contractHeaders(method: HttpMethod): Record<string, string> {
+  const { user, institute, year, dataChk } = getSession();
+  const path = typeof window === 'undefined' ? '' : window.location.pathname;
+  const { module, page } = routeNamesFromPath(path);
+  const headers: Record<string, string> = {
+    username: user?.usr_nm ?? '',
+    usercode: user ? String(user.usr_cd) : '',
+    auth_token: user?.usr_token ?? 'login',
+    acdm_year: year?.label ?? '',
+    platform: 'web',
+    pagename: page,
+    acdm_cd: year ? String(year.acdm_cd) : '',
+    inst_cd: institute ? String(institute.inst_cd) : user ? String(user.usr_inst_cd) : '',
+    data_chk: dataChk ? '1' : '0',
+  };
+  if (method !== 'GET' && method !== 'HEAD') headers.modulename = module;
+  return headers;
+}
+
+function linkSignals(own: AbortController, other?: AbortSignal): void {
+  if (!other) return;
+  if (other.aborted) own.abort();
+  else other.addEventListener('abort', () => own.abort(), { once: true });
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return undefined;
+  const text = await res.text();
+  if (text === '') return undefined;
+  const type = res.headers.get('content-type') ?? '';
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function fieldErrors(body: unknown): FieldError[] | undefined {
+  if (!body || typeof body !== 'object' || !('details' in body)) return undefined;
+  const details = (body as { details: unknown }).details;
+  if (!Array.isArray(details)) return undefined;
+  return details.filter(
+    (d): d is FieldError => !!d && typeof d === 'object' && typeof (d as FieldError).field === 'string' && typeof (d as FieldError).message === 'string',
+  );
+}
+
+function isLoginCall(url: string): boolean {
+  return url.includes('/employee/login');
+}
+
+async function request<T>(method: HttpMethod, url: string, body: BodyInit | undefined, json: boolean, opts: RequestOptions = {}): Promise<T> {
+  if (!verifyStoredUser()) throw new HttpError(401, 'Signed out.', undefined, true);
+
+  const fullUrl = buildUrl(url, opts.query);
+  const callerHeaders = { ...(opts.headers ?? {}) };
+  const dontShowMsg = callerHeaders[DONT_SHOW_MSG];
+  delete callerHeaders[DONT_SHOW_MSG];
+
+  const headers: Record<string, string> = { ...contractHeaders(method), ...callerHeaders };
+  if (json && body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && method !== 'HEAD' && isRelativeUrl(fullUrl) && typeof document !== 'undefined') {
+    const xsrf = readCookie(document.cookie, 'XSRF-TOKEN');
+    if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+  }
+
+  const controller = new AbortController();
+  linkSignals(controller, opts.signal);
+  pendingControllers.add(controller);
+  const withLoader = showsLoader(fullUrl);
+  if (withLoader) loaderStart();
+
+  try {
+    let res: Response;
+    try {
+      res = await fetch(fullUrl, { method, headers, body, signal: controller.signal, credentials: 'same-origin' });
+    } catch (e) {
+      if (controller.signal.aborted) throw new HttpError(0, 'Request cancelled.', undefined, true);
+      if (!opts.silent) toast.danger(fallbackErrorMessage);
+      throw new HttpError(0, e instanceof Error ? e.message : fallbackErrorMessage);
+    }
+
+    const data = await readBody(res);
+    if (!res.ok) {
+      const action = errorAction(res.status, data);
+      const message = action.kind === 'silent' ? (serverMessage(data) ?? res.statusText) : action.message;
+      if (action.kind !== 'silent' && !opts.silent) toast.danger(action.message);
+      // A refused sign-in is the login form's own business; any other 401 means the session is gone.
+      if (action.kind === 'unauthorized' && !isLoginCall(fullUrl)) {
+        signOut();
+        cancelPendingRequests();
+        navigateTo('/login');
+      }
+      throw new HttpError(res.status, message || fallbackErrorMessage, fieldErrors(data));
+    }
+
+    if (!opts.silent) {
+      const success = successToastMessage(method, fullUrl, dontShowMsg === undefined ? {} : { [DONT_SHOW_MSG]: dontShowMsg });
+      if (success) toast.success(success);
+    }
+    return data as T;
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    // Reading the body can fail too when the request is aborted mid-stream.
+    if (controller.signal.aborted) throw new HttpError(0, 'Request cancelled.', undefined, true);
+    throw new HttpError(0, e instanceof Error ? e.message : fallbackErrorMessage);
+  } finally {
+    // cancelPendingRequests has already stopped the loaders and dropped the controller.
+    if (pendingControllers.delete(controller) && withLoader) loaderStop();
+  }
+}
+
+const jsonBody = (body: unknown): string | undefined => (body === undefined ? undefined : JSON.stringify(body));
+
+export const http = {
+  get<T>(url: string, opts?: RequestOptions): Promise<T> {
+    return request<T>('GET', url, undefined, false, opts);
+  },
+  post<T>(url: string, body?: unknown, opts?: RequestOptions): Promise<T> {
+    return request<T>('POST', url, jsonBody(body), true, opts);
+  },
+  put<T>(url: string, body?: unknown, opts?: RequestOptions): Promise<T> {
+    return request<T>('PUT', url, jsonBody(body), true, opts);
+  },
+  del<T>(url: string, body?: unknown, opts?: RequestOptions): Promise<T> {
+    return request<T>('DELETE', url, jsonBody(body), true, opts);
+  },
+  /** Multipart POST; the browser sets the boundary, so no content-type here. */
+  upload<T>(url: string, formData: FormData, opts?: RequestOptions): Promise<T> {
+    return request<T>('POST', url, formData, false, opts);
+  },
+};
