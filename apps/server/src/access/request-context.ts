@@ -171,13 +171,18 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
   };
   if (access.kind === 'signed-in') return ctx;
 
-  const chosen = await choosePage(req, db, ctx, access.pages);
+  await enterPage(req, db, ctx, access.pages, access.button);
+  return ctx;
+}
+
+/** Authorizes ctx for one of these pages (and a button on it); for routes that decide per request. */
+export async function enterPage(req: FastifyRequest, db: Db, ctx: RequestContext, pages: readonly PageRef[], button?: string): Promise<void> {
+  const chosen = await choosePage(req, db, ctx, pages);
   if (!chosen) throw forbidden('You are not allowed to open this page.');
   ctx.page = chosen.page;
   ctx.perm = chosen.perm;
   ctx.dataChk = chosen.perm?.usr_need_data_chk ?? false;
-  if (access.button) requireButton(ctx, access.button);
-  return ctx;
+  if (button) requireButton(ctx, button);
 }
 
 /**

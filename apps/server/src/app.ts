@@ -1,0 +1,132 @@
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { timingSafeEqual } from 'node:crypto';
+import { registerAuthRoutes, setXsrfCookie, XSRF_COOKIE } from './access/auth.routes';
+import { registerRequestContext } from './access/request-context';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { registerCrudRoutes } from './engine/crud.routes';
+import { registerEmployeeHooks } from './hooks/employee.hooks';
+import { registerInstituteHooks } from './hooks/institute.hooks';
+import { HttpError } from './lib/http-error';
+import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
+import { registerSettingRoutes } from './workflows/setting/setting.handler';
+import { registerUserPermissionRoutes } from './workflows/user-permission/user-permission.handler';
+
+let hooksRegistered = false;
+
+const sameSecret = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+};
+
+export async function buildApp(cfg: Config, database: Database, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: cfg.logLevel },
+    // The spec calls /api/setting//tablesettings: fold the double slash rather than 404 it.
+    routerOptions: { ignoreDuplicateSlashes: true },
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: process.env.TRUST_PROXY === '1',
+    // On shutdown, idle keep-alive sockets close at once; in-flight requests finish first.
+    forceCloseConnections: 'idle',
+  });
+  const db = database.db;
+
+  if (!hooksRegistered) {
+    registerEmployeeHooks();
+    registerInstituteHooks();
+    hooksRegistered = true;
+  }
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine and AG Grid set inline styles.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+      },
+    },
+  });
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Campus back office API', version: '0.1.0', description: 'Generated from the route declarations.' },
+      components: {
+        securitySchemes: { auth_token: { type: 'apiKey', in: 'header', name: 'auth_token' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: false });
+
+  // Anti-forgery: every mutating API call must echo the XSRF-TOKEN cookie in X-XSRF-TOKEN.
+  app.addHook('onRequest', async (req, reply) => {
+    const cookieVal = req.cookies[XSRF_COOKIE];
+    if (!cookieVal) setXsrfCookie(reply, cfg);
+    const mutating = !['GET', 'HEAD', 'OPTIONS'].includes(req.method);
+    if (!mutating || !req.url.startsWith('/api/') || req.url.startsWith('/api/employee/login')) return;
+    const headerVal = req.headers['x-xsrf-token'];
+    if (typeof headerVal !== 'string' || !cookieVal || !sameSecret(headerVal, cookieVal)) {
+      throw new HttpError(403, 'Invalid or missing XSRF token. Reload the page and try again.');
+    }
+  });
+
+  registerRequestContext(app, db, cfg);
+
+  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+    if (err instanceof HttpError) {
+      const body: Record<string, unknown> = { statusCode: err.statusCode, error: statusText(err.statusCode), message: err.message };
+      if (err.details) body.details = err.details;
+      return reply.code(err.statusCode).send(body);
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = status === 413 ? 'The file or request is too large.' : err.message;
+      return reply.code(status).send({ statusCode: status, error: statusText(status), message });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error, Please try again later.' });
+  });
+
+  app.get('/api/health', { config: { access: { kind: 'public' } }, schema: { tags: ['Health'] } }, async () => {
+    await db.execute('SELECT 1' as never);
+    return { status: 'ok', db: database.kind };
+  });
+
+  await registerAuthRoutes(app, db, cfg);
+  registerUserPermissionRoutes(app, db);
+  registerSettingRoutes(app, db);
+  registerDashboardRoutes(app, db);
+  registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
+
+  if (cfg.webDist && existsSync(join(cfg.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: cfg.webDist, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    // Client-side routes (sms/..., login) get the app shell; unknown API paths a JSON 404.
+    if (req.method === 'GET' && !req.url.startsWith('/api/') && cfg.webDist && existsSync(join(cfg.webDist, 'index.html'))) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `No route ${req.method} ${req.url.split('?')[0]}` });
+  });
+  return app;
+}
+
+function statusText(code: number): string {
+  return (
+    { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large', 429: 'Too Many Requests' }[code] ??
+    'Error'
+  );
+}

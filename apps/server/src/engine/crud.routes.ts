@@ -1,0 +1,112 @@
+import { apiPath, hasRoute, type AnyEntity } from '@campus/entities/define';
+import { pages, pagesOfEntity, type PageDef } from '@campus/entities/pages';
+import { entities } from '@campus/entities/registry';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { mustCtx } from '../access/request-context';
+import type { Db } from '../db/client';
+import { badRequest } from '../lib/http-error';
+import { writeAudit } from './audit';
+import { createRow, deleteRows, getRow, listRows, options, updateRow } from './crud.service';
+import { importRows } from './import.service';
+import { parseListParams } from './list-query';
+
+const idParam = z.object({ id: z.coerce.number({ error: 'The record code must be a number.' }).int().positive('The record code must be a number.') });
+
+const parseId = (params: unknown): number => {
+  const p = idParam.safeParse(params);
+  if (!p.success) throw badRequest(p.error.issues[0]?.message ?? 'Bad record code.');
+  return p.data.id;
+};
+
+/** Pages whose forms pick rows of this entity in a dropdown: they may read its options. */
+function pagesLinkingTo(e: AnyEntity): PageDef[] {
+  const linking = new Set(
+    entities.filter((o) => Object.values(o.fields).some((f) => f.kind === 'link' && f.to === e.name)).map((o) => o.name),
+  );
+  return pages.filter((pg) => pg.entity && linking.has(pg.entity));
+}
+
+/**
+ * The generic CRUD contract for every declared entity at its spec path: list, options, get, create,
+ * update, delete, import. Every route names the pages it serves; the access layer checks them.
+ */
+export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlySet<string> = new Set()): void {
+  for (const e of entities) {
+    const pagesOf = pagesOfEntity(e.name);
+    if (pagesOf.length === 0) continue;
+    const base = apiPath(e);
+    const tags = [e.label];
+    const page = (button?: string) => ({ access: { kind: 'page' as const, pages: pagesOf, button } });
+
+    if (hasRoute(e, 'list') && !skip.has(`GET ${base}`)) {
+      app.get(base, { config: page(), schema: { tags, summary: `List ${e.label}` } }, async (req) =>
+        listRows(db, e, mustCtx(req), parseListParams(e, req.query as Record<string, unknown>)),
+      );
+    }
+    app.get(
+      `${base}options`,
+      { config: { access: { kind: 'page', pages: [...pagesOf, ...pagesLinkingTo(e)] } }, schema: { tags, summary: `${e.label} choices` } },
+      async (req) => {
+        const q = req.query as { q?: string; ids?: string };
+        const ids = (q.ids ?? '')
+          .split(',')
+          .filter((x) => /^\d{1,9}$/.test(x))
+          .map(Number);
+        return options(db, e, mustCtx(req), q.q?.slice(0, 100), ids);
+      },
+    );
+    if (hasRoute(e, 'get')) {
+      app.get(`${base}:id`, { config: page(), schema: { tags, summary: `One ${e.label}` } }, async (req) =>
+        getRow(db, e, mustCtx(req), parseId(req.params)),
+      );
+    }
+    if (hasRoute(e, 'create') && !skip.has(`POST ${base}`)) {
+      app.post(base, { config: page('create'), schema: { tags, summary: `Create ${e.label}` } }, async (req, reply) => {
+        reply.code(201);
+        return createRow(db, e, mustCtx(req), req.body);
+      });
+    }
+    if (hasRoute(e, 'update')) {
+      // The button is decided by what changes (edit, or only a toggle's own button): see updateRow.
+      app.put(`${base}:id`, { config: page(), schema: { tags, summary: `Update ${e.label}` } }, async (req) =>
+        updateRow(db, e, mustCtx(req), parseId(req.params), req.body),
+      );
+    }
+    if (hasRoute(e, 'delete')) {
+      app.delete(base, { config: page('delete'), schema: { tags, summary: `Delete ${e.label} rows` } }, async (req) => ({
+        deleted: await deleteRows(db, e, mustCtx(req), req.body),
+      }));
+    }
+    if (hasRoute(e, 'import') && hasRoute(e, 'create')) {
+      app.post(`${base}import`, { config: page('import'), schema: { tags, summary: `Import ${e.label} from .xlsx or .csv` } }, async (req) => {
+        const dryRun = ['1', 'true'].includes(String((req.query as { dryRun?: string }).dryRun ?? ''));
+        const file = await req.file();
+        if (!file) throw badRequest('Choose a .xlsx or .csv file to import.');
+        const buf = await file.toBuffer();
+        return importRows(db, e, mustCtx(req), file.filename, buf, dryRun);
+      });
+    }
+  }
+
+  // Exports are built in the browser from rows the user could read; this records that they happened.
+  // The pagename header picks the page; its 'export' button must be granted and its entity must match.
+  const exportBody = z.object({ entity: z.string().max(60), count: z.number().int().min(0).max(1_000_000) });
+  app.post(
+    '/api/action_history/export',
+    {
+      config: { access: { kind: 'page', pages: pages.filter((pg) => pg.entity), button: 'export' } },
+      schema: { tags: ['Action History'], summary: 'Record an Excel export' },
+    },
+    async (req) => {
+      const body = exportBody.safeParse(req.body);
+      if (!body.success) throw badRequest('Bad export record.');
+      const ctx = mustCtx(req);
+      const e = entities.find((x) => x.name === body.data.entity);
+      const pg = pages.find((x) => x.module === ctx.page?.module && x.page === ctx.page?.page);
+      if (!e || pg?.entity !== e.name) throw badRequest('The export does not match the page.');
+      await writeAudit(db, ctx, e, 'EXPORT', null, null, { count: body.data.count });
+      return { ok: true };
+    },
+  );
+}

@@ -1,0 +1,201 @@
+import { bodySchema, writableFields, type AnyEntity } from '@campus/entities/define';
+import { entity } from '@campus/entities/registry';
+import ExcelJS from 'exceljs';
+import type { RequestContext } from '../access/request-context';
+import type { Db } from '../db/client';
+import { badRequest, HttpError } from '../lib/http-error';
+import { insertValidated, options, withDbErrors } from './crud.service';
+import type { Row } from './entity-hooks';
+
+export const MAX_IMPORT_ROWS = 5000;
+
+export interface ImportError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+export interface ImportResult {
+  ok: boolean;
+  total: number;
+  imported: number;
+  errors: ImportError[];
+}
+
+/** Minimal RFC 4180 reader: quoted fields, doubled quotes, CRLF. */
+export function parseCsv(text: string): string[][] {
+  const out: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const src = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i];
+    if (quoted) {
+      if (ch === '"' && src[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"' && cell === '') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && src[i + 1] === '\n') i++;
+      row.push(cell);
+      out.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  if (cell !== '' || row.length) {
+    row.push(cell);
+    out.push(row);
+  }
+  return out.filter((r) => r.some((c) => c.trim() !== ''));
+}
+
+function cellText(v: ExcelJS.CellValue): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'object') {
+    if ('text' in v && typeof v.text === 'string') return v.text;
+    if ('result' in v) return cellText(v.result as ExcelJS.CellValue);
+    if ('richText' in v) return v.richText.map((r) => r.text).join('');
+    return '';
+  }
+  return String(v);
+}
+
+async function readSheet(fileName: string, buf: Buffer): Promise<string[][]> {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.csv')) return parseCsv(buf.toString('utf8'));
+  if (!lower.endsWith('.xlsx')) throw badRequest('Only .xlsx and .csv files can be imported.');
+  // .xlsx is a zip: check the signature rather than trusting the name.
+  if (buf.subarray(0, 4).toString('hex') !== '504b0304') throw badRequest('The file is not a valid .xlsx workbook.');
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.load(buf as unknown as ArrayBuffer);
+  } catch {
+    throw badRequest('The file is not a valid .xlsx workbook.');
+  }
+  const ws = wb.worksheets[0];
+  if (!ws) return [];
+  const out: string[][] = [];
+  ws.eachRow({ includeEmpty: false }, (r) => {
+    const cells: string[] = [];
+    for (let c = 1; c <= ws.columnCount; c++) cells.push(cellText(r.getCell(c).value).trim());
+    out.push(cells);
+  });
+  return out;
+}
+
+/**
+ * Reads a sheet whose header row names fields (by name or label), validates every row as a create would,
+ * and, unless dry-running, inserts all rows in one transaction: either every row lands or none does.
+ */
+export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, fileName: string, buf: Buffer, dryRun: boolean): Promise<ImportResult> {
+  const sheet = await readSheet(fileName, buf);
+  if (sheet.length < 2) throw badRequest('The file has no rows under its header row.');
+  if (sheet.length - 1 > MAX_IMPORT_ROWS) throw badRequest(`At most ${MAX_IMPORT_ROWS} rows can be imported at once.`);
+  const fields = writableFields(e);
+  const header = sheet[0].map((h) => h.trim().toLowerCase());
+  const colOf = new Map<string, number>();
+  header.forEach((h, i) => {
+    const hit = fields.find(([name, f]) => name.toLowerCase() === h || f.label.toLowerCase() === h);
+    if (hit) colOf.set(hit[0], i);
+  });
+  if (colOf.size === 0) throw badRequest(`No column matches a ${e.label} field. Use the template's header row.`);
+
+  const errors: ImportError[] = [];
+  const valid: { line: number; row: Row }[] = [];
+  const linkCache = new Map<string, number | null>();
+  const schema = bodySchema(e, 'create');
+  for (let i = 1; i < sheet.length; i++) {
+    const line = i + 1;
+    const raw: Row = {};
+    for (const [name, f] of fields) {
+      const c = colOf.get(name);
+      if (c === undefined) continue;
+      const text = (sheet[i][c] ?? '').trim();
+      if (text === '') continue;
+      if (f.kind === 'bool') raw[name] = /^(yes|true|1|y)$/i.test(text);
+      else if (f.kind === 'link') {
+        // A link cell may hold the code or the name shown in the grid (e.g. the role name).
+        if (/^\d+$/.test(text)) raw[name] = Number(text);
+        else {
+          const key = `${f.to}:${text.toLowerCase()}`;
+          if (!linkCache.has(key)) {
+            const hits = await options(db, entity(f.to), ctx, text, []);
+            const exact = hits.find((h) => h.label.toLowerCase() === text.toLowerCase());
+            linkCache.set(key, exact?.value ?? null);
+          }
+          const v = linkCache.get(key);
+          if (v === null || v === undefined) {
+            errors.push({ row: line, field: name, message: `'${f.label}' '${text}' was not found.` });
+            continue;
+          }
+          raw[name] = v;
+        }
+      } else raw[name] = text;
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      for (const iss of parsed.error.issues) errors.push({ row: line, field: String(iss.path[0] ?? ''), message: iss.message });
+      continue;
+    }
+    valid.push({ line, row: parsed.data });
+  }
+  // Duplicates inside the file itself, for the declared unique fields.
+  for (const [name, f] of fields) {
+    if (!f.unique) continue;
+    const seen = new Map<string, number>();
+    for (const v of valid) {
+      const val = v.row[name];
+      if (val === null || val === undefined || val === '') continue;
+      const k = String(val).toLowerCase();
+      const first = seen.get(k);
+      if (first) errors.push({ row: v.line, field: name, message: `${f.label} '${String(val)}' repeats row ${first}.` });
+      else seen.set(k, v.line);
+    }
+  }
+  const total = sheet.length - 1;
+  if (errors.length || dryRun) {
+    if (!errors.length) {
+      // A dry run also tries the inserts (uniqueness against stored rows, links) and rolls them back.
+      const probe = await tryInsert(db, e, ctx, valid, true);
+      return { ok: probe.length === 0, total, imported: 0, errors: probe };
+    }
+    return { ok: false, total, imported: 0, errors: errors.sort((a, b) => a.row - b.row) };
+  }
+  const failed = await tryInsert(db, e, ctx, valid, false);
+  if (failed.length) return { ok: false, total, imported: 0, errors: failed };
+  return { ok: true, total, imported: valid.length, errors: [] };
+}
+
+class Rollback extends Error {}
+
+async function tryInsert(db: Db, e: AnyEntity, ctx: RequestContext, valid: { line: number; row: Row }[], rollback: boolean): Promise<ImportError[]> {
+  const errors: ImportError[] = [];
+  try {
+    await withDbErrors(() =>
+      db.transaction(async (tx) => {
+        for (const v of valid) {
+          try {
+            await insertValidated(tx, e, ctx, v.row);
+          } catch (err) {
+            if (!(err instanceof HttpError)) throw err;
+            errors.push({ row: v.line, field: err.details?.[0]?.field ?? '', message: err.message });
+            // The first failure aborts the transaction; report it and stop.
+            throw new Rollback();
+          }
+        }
+        if (rollback) throw new Rollback();
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof Rollback)) throw err;
+  }
+  return errors;
+}

@@ -1,0 +1,37 @@
+import { buildApp } from './app';
+import { configFromEnv } from './config';
+import { openDatabase } from './db/client';
+import { migrate } from './db/migrate';
+import { ADMIN_LOGIN, seedIfEmpty } from './db/seed';
+import { attachRealtime } from './realtime';
+
+const cfg = configFromEnv();
+const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+const applied = await migrate(database.db);
+const seeded = await seedIfEmpty(database.db, cfg.adminPassword);
+const app = await buildApp(cfg, database);
+const realtime = await attachRealtime(app, database.db, cfg);
+
+app.log.info({ db: database.kind, dataDir: database.kind === 'pglite' ? cfg.dataDir : undefined, migrations: applied }, 'database ready');
+if (seeded.created) {
+  const pwd = seeded.generatedPassword
+    ? `password: ${seeded.generatedPassword}   (shown only now; set ADMIN_PASSWORD to choose one)`
+    : 'password: the ADMIN_PASSWORD you set';
+  console.log(`\n  Campus demo data created.\n  Sign in as login id: ${ADMIN_LOGIN}   ${pwd}\n`);
+}
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  await app.close();
+  await realtime.close().catch(() => undefined);
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: cfg.port, host: cfg.host });
+console.log(`  Campus is running on http://localhost:${cfg.port}  (API docs: /api/docs)`);

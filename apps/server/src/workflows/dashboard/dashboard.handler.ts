@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { mustCtx } from '../../access/request-context';
+import { rows, sql, type Db } from '../../db/client';
+
+/**
+ * Counts for the dashboard cards. Modules that are not built yet (students, attendance, fees) answer null,
+ * and the page says so, rather than showing a made-up zero.
+ */
+export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
+  const signedIn = { access: { kind: 'signed-in' as const } };
+  app.get('/api/dashboard/', { config: signedIn, schema: { tags: ['Dashboard'], summary: 'Dashboard counts' } }, async (req) => {
+    const ctx = mustCtx(req);
+    const [e] = await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM employee WHERE inst_cd = ${ctx.instCd}`);
+    return { students: null, employees: Number(e.n), attendanceToday: null, feesCollected: null };
+  });
+
+  app.get('/api/academic/active', { config: signedIn, schema: { tags: ['Academic Year'], summary: 'Active academic years of the institute' } }, async (req) => {
+    const ctx = mustCtx(req);
+    return rows<Record<string, unknown>>(
+      db,
+      sql`SELECT acdm_cd, acdm_strt_yr, acdm_strt_mn, acdm_end_yr, acdm_end_mn, acdm_sts,
+                 acdm_strt_yr::text || '-' || lpad((acdm_end_yr % 100)::text, 2, '0') AS label
+          FROM academic WHERE inst_cd = ${ctx.instCd} AND (acdm_sts OR ${ctx.user.is_admin})
+          ORDER BY acdm_sts DESC, acdm_strt_yr DESC`,
+    );
+  });
+}
