@@ -1,14 +1,12 @@
-import dayjs from 'dayjs';
+import { formatExportStamp } from '../lib/format';
 import type { ColumnSpec } from './entity-columns';
-
-/** Spec section 9: export file names carry the time as DD_MM_YYYY hh:mm:ss A. */
-export const EXPORT_DATE_FORMAT = 'DD_MM_YYYY hh:mm:ss A';
 
 /** Enough for any real list of one institute, small enough that the browser builds the file in seconds. */
 export const EXPORT_ROW_CAP = 50_000;
 
+/** Spec section 9: '{Entity label}_{DD_MM_YYYY hh:mm:ss A}.xlsx'. */
 export function exportFileName(entityLabel: string, at: Date): string {
-  return `${entityLabel}_${dayjs(at).format(EXPORT_DATE_FORMAT)}.xlsx`;
+  return `${entityLabel}_${formatExportStamp(at)}.xlsx`;
 }
 
 export type ExportCell = string | number | Date | null;

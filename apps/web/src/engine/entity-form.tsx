@@ -1,0 +1,263 @@
+import type { AnyEntity } from '@campus/entities/define';
+import type { PageDef } from '@campus/entities/pages';
+import { Alert, Box, Button, Grid, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconAlertTriangle, IconArrowLeft, IconDeviceFloppy, IconPencil, IconRefresh } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { usePagePermission } from '../app/page-permission-context';
+import { HttpError, http } from '../lib/http-client';
+import { toast } from '../lib/toast';
+import { firstMissingForEntity } from '../lib/validation';
+import { formatCell } from './cell-format';
+import { entityUrl, type EntityRow } from './entity-api';
+import { modePath, type FormModeKind } from './entity-mode';
+import { FieldInput } from './field-input';
+import { changedFields, createBody, formFields, formValuesToBody, isWide, rowToFormValues, type FormField, type FormValue, type FormValues } from './form-values';
+import { MOBILE_QUERY } from './responsive';
+import { lastListSearch } from './use-entity-list';
+
+export interface EntityFormProps {
+  entity: AnyEntity;
+  page: PageDef;
+  mode: FormModeKind;
+  /** Key of the row for update, view and clone. */
+  id?: string;
+}
+
+const titles: Record<FormModeKind, string> = { create: 'New', update: 'Edit', view: 'View', clone: 'Clone' };
+
+function focusField(name: string): void {
+  const el = document.getElementById(name);
+  if (el) {
+    el.focus();
+    el.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+  }
+}
+
+/** A read-only value in view mode: the same text the grid shows (links by name, dates and money formatted). */
+function ViewValue({ field: ff, row }: { field: FormField; row: EntityRow }) {
+  const f = ff.field;
+  const raw = f.kind === 'link' ? (row[f.as] ?? row[ff.name]) : row[ff.name];
+  const text = formatCell(f.kind === 'link' ? 'text' : f.kind, raw);
+  const long = isWide(f);
+  return (
+    <Box>
+      <Text size="xs" c="dimmed" fw={500}>
+        {f.label}
+      </Text>
+      <Text
+        size="sm"
+        id={ff.name}
+        style={{ whiteSpace: long ? 'pre-wrap' : undefined, fontFamily: f.kind === 'json' ? 'monospace' : undefined, wordBreak: 'break-word' }}
+      >
+        {text === '' ? '—' : text}
+      </Text>
+    </Box>
+  );
+}
+
+/**
+ * Create, update, view and clone forms generated from the declaration. Update sends only the changed
+ * fields with row_ver; a stale row_ver (409) offers to reload instead of overwriting someone's edit.
+ */
+export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
+  const navigate = useNavigate();
+  const { can } = usePagePermission();
+  const mobile = useMediaQuery(MOBILE_QUERY) ?? false;
+  // Clone starts from a loaded row but is a create: the key is not writable, so it is never sent.
+  const inputMode: FormModeKind = mode === 'clone' ? 'create' : mode;
+  const fields = useMemo(() => formFields(entity, inputMode), [entity, inputMode]);
+  const needsRow = mode !== 'create';
+
+  const rowQuery = useQuery({
+    queryKey: ['entity-row', entity.name, id],
+    queryFn: ({ signal }) => http.get<EntityRow>(entityUrl(entity, id ?? ''), { signal }),
+    enabled: needsRow && !!id,
+    // A form must start from the row as it is now, not from a cached copy.
+    staleTime: 0,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+  const row = rowQuery.data ?? null;
+
+  const [values, setValues] = useState<FormValues>(() => rowToFormValues(fields, null));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [stale, setStale] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const initialBody = useRef<Record<string, unknown>>({});
+
+  // (Re)start the form whenever a row arrives: first load, or a reload after a 409.
+  useEffect(() => {
+    if (needsRow && !row) return;
+    const start = rowToFormValues(fields, row);
+    setValues(start);
+    setErrors({});
+    initialBody.current = formValuesToBody(fields, start).body;
+  }, [row, fields, needsRow]);
+
+  const backToTable = () => navigate(`${modePath(page.module, page.page, 'table')}${lastListSearch(entity.name)}`);
+
+  const setValue = (name: string, v: FormValue) => {
+    setValues((prev) => ({ ...prev, [name]: v }));
+    if (errors[name]) setErrors((prev) => Object.fromEntries(Object.entries(prev).filter(([k]) => k !== name)));
+  };
+
+  const reload = async () => {
+    setStale(false);
+    await rowQuery.refetch();
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (mode === 'view' || saving) return;
+
+    const editable = new Set(fields.filter((f) => f.editable).map((f) => f.name));
+    const missing = firstMissingForEntity(entity, values);
+    if (missing && editable.has(missing.fieldName)) {
+      toast.warning(missing.message);
+      focusField(missing.fieldName);
+      return;
+    }
+
+    const { body, errors: convErrors } = formValuesToBody(fields, values);
+    if (Object.keys(convErrors).length > 0) {
+      setErrors(convErrors);
+      focusField(Object.keys(convErrors)[0]);
+      return;
+    }
+
+    setSaving(true);
+    try {
+      if (inputMode === 'create') {
+        await http.post(entityUrl(entity), createBody(body));
+      } else {
+        const patch = changedFields(initialBody.current, body);
+        for (const f of fields) if (!f.editable) delete patch[f.name];
+        if (Object.keys(patch).length === 0) {
+          toast.info('Nothing has changed.');
+          return;
+        }
+        await http.put(entityUrl(entity, id ?? ''), { ...patch, row_ver: row?.row_ver });
+      }
+      backToTable();
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      if (err.status === 400 && err.details && err.details.length > 0) {
+        const next: Record<string, string> = {};
+        for (const d of err.details) if (!next[d.field]) next[d.field] = d.message;
+        setErrors(next);
+        const first = fields.find((f) => next[f.name]);
+        if (first) focusField(first.name);
+      } else if (err.status === 409 && inputMode === 'update') {
+        setStale(true);
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const heading = `${titles[mode]} ${entity.label}`;
+
+  if (needsRow && rowQuery.isError) {
+    const notFound = rowQuery.error instanceof HttpError && rowQuery.error.status === 404;
+    return (
+      <Stack gap="sm" maw={900}>
+        <Title order={4}>{heading}</Title>
+        <Alert color="red" icon={<IconAlertTriangle size={18} />} title={notFound ? 'Record not found' : 'Could not load the record'}>
+          {notFound ? `This ${entity.label} record does not exist or belongs to another institute.` : 'Please try again.'}
+        </Alert>
+        <Group>
+          <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={backToTable}>
+            Back to list
+          </Button>
+          {!notFound && (
+            <Button variant="light" leftSection={<IconRefresh size={16} />} onClick={() => void rowQuery.refetch()}>
+              Retry
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    );
+  }
+
+  const loading = needsRow && rowQuery.isPending;
+  const span = (f: FormField) => (mobile || isWide(f.field) ? 12 : 6);
+
+  return (
+    <Box component="form" onSubmit={(e) => void submit(e)} noValidate maw={960} data-testid="entity-form">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={4}>{heading}</Title>
+          {mode === 'view' && can('edit') && id && (
+            <Button size="xs" leftSection={<IconPencil size={14} />} onClick={() => navigate(modePath(page.module, page.page, 'update', id))} data-testid="btn-edit">
+              Edit
+            </Button>
+          )}
+        </Group>
+
+        {stale && (
+          <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="This record was changed by someone else" data-testid="stale-alert">
+            <Stack gap="xs">
+              <Text size="sm">
+                It was saved by another user after you opened it, so your changes were not saved. Reload to see the
+                current version; your unsaved edits on this form will be replaced.
+              </Text>
+              <Group>
+                <Button size="xs" color="orange" leftSection={<IconRefresh size={14} />} onClick={() => void reload()}>
+                  Reload record
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+
+        <Paper withBorder p={mobile ? 'sm' : 'md'} radius="md">
+          {loading ? (
+            <Grid>
+              {fields.map((f) => (
+                <Grid.Col key={f.name} span={span(f)}>
+                  <Skeleton height={52} />
+                </Grid.Col>
+              ))}
+            </Grid>
+          ) : (
+            <Grid gap={{ base: 'sm', sm: 'md' }}>
+              {fields.map((f) => (
+                <Grid.Col key={f.name} span={span(f)}>
+                  {mode === 'view' && row ? (
+                    <ViewValue field={f} row={row} />
+                  ) : (
+                    <FieldInput
+                      name={f.name}
+                      field={f.field}
+                      value={values[f.name] ?? null}
+                      onChange={(v) => setValue(f.name, v)}
+                      error={errors[f.name]}
+                      disabled={!f.editable || saving}
+                      passwordOptional={mode === 'update'}
+                      linkLabel={f.field.kind === 'link' && row && mode !== 'create' ? (row[f.field.as] as string | undefined) ?? undefined : undefined}
+                    />
+                  )}
+                </Grid.Col>
+              ))}
+            </Grid>
+          )}
+        </Paper>
+
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={backToTable} disabled={saving}>
+            {mode === 'view' ? 'Back' : 'Cancel'}
+          </Button>
+          {mode !== 'view' && (
+            <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={saving} disabled={loading || stale} data-testid="btn-save">
+              {inputMode === 'create' ? 'Save' : 'Update'}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,304 @@
+import type { AnyEntity } from '@campus/entities/define';
+import { Box, Button, Checkbox, Group, Menu, Text } from '@mantine/core';
+import { IconColumns3, IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
+import {
+  ClientSideRowModelModule,
+  ColumnApiModule,
+  ColumnAutoSizeModule,
+  ModuleRegistry,
+  RowSelectionModule,
+  ValidationModule,
+  themeQuartz,
+  type ColDef,
+  type ColumnMovedEvent,
+  type ColumnResizedEvent,
+  type GetRowIdParams,
+  type GridApi,
+  type GridReadyEvent,
+  type RowSelectionOptions,
+  type SelectionColumnDef,
+  type SortChangedEvent,
+} from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { HttpError } from '../lib/http-client';
+import { toast } from '../lib/toast';
+import { formatCell } from './cell-format';
+import type { SavedLayout } from './column-layout';
+import type { EntityRow } from './entity-api';
+import type { ColumnSpec } from './entity-columns';
+import { PagingBar, type PagingBarProps } from './paging-bar';
+import { loadSavedLayout, saveLayout } from './table-settings-api';
+import type { SortState } from './use-entity-list';
+
+/*
+ * Row model: the client-side row model, fed one server page at a time. The headless controller owns
+ * paging, sort and search (they live in the URL and in the query key), so the grid never needs to ask for
+ * rows itself, which is what the infinite row model is for. It also keeps selection and getSelectedRows
+ * simple: exactly the rows on screen. Only the modules this adapter uses are registered (stack notes).
+ */
+ModuleRegistry.registerModules([
+  ClientSideRowModelModule,
+  RowSelectionModule,
+  ColumnApiModule,
+  ColumnAutoSizeModule,
+  // Names the missing module in the console during development; left out of production bundles.
+  ...(import.meta.env.DEV ? [ValidationModule] : []),
+]);
+
+const gridTheme = themeQuartz.withParams({
+  fontFamily: 'inherit',
+  fontSize: 13,
+  headerFontSize: 13,
+  headerFontWeight: 600,
+  wrapperBorderRadius: 4,
+  cellHorizontalPadding: 8,
+});
+
+// Spec section 9: row height 25, header height 30, default and minimum column width 100.
+const ROW_HEIGHT = 25;
+const HEADER_HEIGHT = 30;
+const COLUMN_WIDTH = 100;
+
+/** Rows arrive sorted by the server; returning 0 keeps that order when the header shows a sort. */
+const keepServerOrder = (): number => 0;
+
+const defaultColDef: ColDef<EntityRow> = { width: COLUMN_WIDTH, minWidth: COLUMN_WIDTH, resizable: true, sortable: true };
+
+const selectionColumnDef: SelectionColumnDef = { width: 36, minWidth: 36, maxWidth: 36, resizable: false, pinned: 'left' };
+
+export interface EntityGridProps {
+  entity: AnyEntity;
+  columns: ColumnSpec[];
+  rows: EntityRow[];
+  loading: boolean;
+  sort: SortState | null;
+  onSortChange: (sort: SortState | null) => void;
+  onSelectionChange: (rows: EntityRow[]) => void;
+  /** Double-click on a row: opens it (view or edit, as permitted). */
+  onRowOpen?: (row: EntityRow) => void;
+  /** The user's saved layout of this table, applied when the grid starts. */
+  savedLayout: SavedLayout | null;
+  /** Visible column ids in on-screen order, for the export. */
+  onVisibleColumnsChange: (colIds: string[]) => void;
+  /** Signed-in user's code: the owner of the saved layout. */
+  userCode: number | null;
+  paging: PagingBarProps;
+  /** CSS height of the grid body. */
+  height: string;
+}
+
+function sameSort(a: SortState | null, b: SortState | null): boolean {
+  return a === b || (!!a && !!b && a.field === b.field && a.dir === b.dir);
+}
+
+function gridSort(api: GridApi<EntityRow>): SortState | null {
+  const col = api.getColumnState().find((c) => c.sort === 'asc' || c.sort === 'desc');
+  return col ? { field: col.colId, dir: col.sort === 'desc' ? 'desc' : 'asc' } : null;
+}
+
+function applySort(api: GridApi<EntityRow>, sort: SortState | null): void {
+  if (sameSort(gridSort(api), sort)) return;
+  api.applyColumnState({ state: sort ? [{ colId: sort.field, sort: sort.dir }] : [], defaultState: { sort: null } });
+}
+
+/**
+ * AG Grid adapter: renders the controller's rows and reports sort, selection and column changes back.
+ * It owns only what is AG Grid specific: column definitions and the saved column layout.
+ */
+export function EntityGrid(props: EntityGridProps) {
+  const { entity, columns, rows, loading, sort, onSortChange, onSelectionChange, onRowOpen, savedLayout, onVisibleColumnsChange, userCode } = props;
+  const apiRef = useRef<GridApi<EntityRow> | null>(null);
+  const sortRef = useRef(sort);
+  sortRef.current = sort;
+  const [layoutDirty, setLayoutDirty] = useState(false);
+  const [busy, setBusy] = useState<'save' | 'reset' | null>(null);
+  const [hiddenIds, setHiddenIds] = useState<ReadonlySet<string>>(() => new Set());
+
+  const columnDefs = useMemo<ColDef<EntityRow>[]>(
+    () =>
+      columns.map((c) => ({
+        colId: c.colId,
+        field: c.valueField,
+        headerName: c.label,
+        hide: c.hidden,
+        sortable: c.sortable,
+        comparator: keepServerOrder,
+        type: c.align === 'right' ? 'rightAligned' : undefined,
+        valueFormatter: (p) => formatCell(c.kind, p.value),
+      })),
+    [columns],
+  );
+
+  const rowSelection = useMemo<RowSelectionOptions<EntityRow>>(
+    () =>
+      entity.singleSelect
+        ? { mode: 'singleRow', checkboxes: true, enableClickSelection: true }
+        : { mode: 'multiRow', checkboxes: true, headerCheckbox: true, enableClickSelection: true },
+    [entity.singleSelect],
+  );
+
+  const getRowId = useCallback((p: GetRowIdParams<EntityRow>) => String(p.data[entity.key]), [entity.key]);
+
+  const reportColumns = useCallback(
+    (api: GridApi<EntityRow>) => {
+      const ids = api.getAllDisplayedColumns().map((c) => c.getColId());
+      onVisibleColumnsChange(ids);
+      setHiddenIds(new Set(api.getColumns()?.filter((c) => !c.isVisible()).map((c) => c.getColId()) ?? []));
+    },
+    [onVisibleColumnsChange],
+  );
+
+  const onGridReady = useCallback(
+    (e: GridReadyEvent<EntityRow>) => {
+      apiRef.current = e.api;
+      if (savedLayout) e.api.applyColumnState({ state: savedLayout, applyOrder: true });
+      applySort(e.api, sortRef.current);
+      reportColumns(e.api);
+    },
+    [savedLayout, reportColumns],
+  );
+
+  // The controller's sort is the truth (it is in the URL, e.g. after back/forward); mirror it into the header.
+  useEffect(() => {
+    const api = apiRef.current;
+    if (api && !api.isDestroyed()) applySort(api, sort);
+  }, [sort]);
+
+  const onSortChanged = useCallback(
+    (e: SortChangedEvent<EntityRow>) => {
+      const next = gridSort(e.api);
+      if (!sameSort(next, sortRef.current)) onSortChange(next);
+    },
+    [onSortChange],
+  );
+
+  const onColumnMoved = useCallback((e: ColumnMovedEvent<EntityRow>) => {
+    if (e.finished && (e.source === 'uiColumnMoved' || e.source === 'uiColumnDragged')) setLayoutDirty(true);
+  }, []);
+
+  const onColumnResized = useCallback((e: ColumnResizedEvent<EntityRow>) => {
+    if (e.finished && e.source === 'uiColumnResized') setLayoutDirty(true);
+  }, []);
+
+  const toggleColumn = (colId: string, visible: boolean) => {
+    const api = apiRef.current;
+    if (!api) return;
+    api.setColumnsVisible([colId], visible);
+    setLayoutDirty(true);
+  };
+
+  const updateState = async () => {
+    const api = apiRef.current;
+    if (!api || userCode === null) return;
+    setBusy('save');
+    try {
+      await saveLayout(userCode, entity.name, api.getColumnState());
+      setLayoutDirty(false);
+      toast.success('Column layout saved.');
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const resetState = async () => {
+    const api = apiRef.current;
+    if (!api || userCode === null) return;
+    setBusy('reset');
+    try {
+      const layout = await loadSavedLayout(userCode, entity.name);
+      if (layout) {
+        api.resetColumnState();
+        api.applyColumnState({ state: layout, applyOrder: true });
+      } else {
+        api.resetColumnState();
+        api.sizeColumnsToFit();
+      }
+      applySort(api, sortRef.current);
+      setLayoutDirty(false);
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Box>
+      <Box style={{ height: props.height, minHeight: 260 }} data-testid="entity-grid">
+        <AgGridReact<EntityRow>
+          theme={gridTheme}
+          rowData={rows}
+          columnDefs={columnDefs}
+          defaultColDef={defaultColDef}
+          rowHeight={ROW_HEIGHT}
+          headerHeight={HEADER_HEIGHT}
+          rowSelection={rowSelection}
+          selectionColumnDef={selectionColumnDef}
+          getRowId={getRowId}
+          loading={loading}
+          suppressMultiSort
+          // A saved layout carries its own widths; otherwise spread the columns over the grid once.
+          autoSizeStrategy={savedLayout ? undefined : { type: 'fitGridWidth', defaultMinWidth: COLUMN_WIDTH }}
+          onGridReady={onGridReady}
+          onSortChanged={onSortChanged}
+          onSelectionChanged={(e) => onSelectionChange(e.api.getSelectedRows())}
+          onRowDoubleClicked={(e) => {
+            if (e.data && onRowOpen) onRowOpen(e.data);
+          }}
+          onColumnMoved={onColumnMoved}
+          onColumnResized={onColumnResized}
+          onDisplayedColumnsChanged={(e) => reportColumns(e.api)}
+        />
+      </Box>
+      <Group justify="space-between" gap="xs" mt={6} wrap="wrap">
+        <Group gap="xs" wrap="wrap">
+          <Menu closeOnItemClick={false} position="top-start" withinPortal shadow="md">
+            <Menu.Target>
+              <Button size="compact-sm" variant="default" leftSection={<IconColumns3 size={14} />}>
+                Columns
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>Show columns</Menu.Label>
+              {columns.map((c) => (
+                <Menu.Item key={c.colId} onClick={() => toggleColumn(c.colId, hiddenIds.has(c.colId))}>
+                  <Checkbox size="xs" readOnly checked={!hiddenIds.has(c.colId)} label={c.label} styles={{ input: { cursor: 'pointer' } }} />
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+          {layoutDirty && (
+            <>
+              <Text size="xs" c="dimmed">
+                Column layout changed
+              </Text>
+              <Button
+                size="compact-sm"
+                leftSection={<IconDeviceFloppy size={14} />}
+                loading={busy === 'save'}
+                disabled={userCode === null}
+                onClick={() => void updateState()}
+              >
+                Update State
+              </Button>
+              <Button
+                size="compact-sm"
+                variant="default"
+                leftSection={<IconRestore size={14} />}
+                loading={busy === 'reset'}
+                disabled={userCode === null}
+                onClick={() => void resetState()}
+              >
+                Reset State
+              </Button>
+            </>
+          )}
+        </Group>
+        <PagingBar {...props.paging} />
+      </Group>
+    </Box>
+  );
+}

@@ -1,0 +1,81 @@
+import { hasRoute } from '@campus/entities/define';
+import { findPage } from '@campus/entities/pages';
+import { findEntity } from '@campus/entities/registry';
+import { Skeleton } from '@mantine/core';
+import { lazy, Suspense, type ComponentType, type JSX } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { usePagePermission } from '../app/page-permission-context';
+import { EntityForm } from './entity-form';
+import { EntityListPage } from './entity-list-page';
+import { modePath, parseMode } from './entity-mode';
+import { ImportPage } from './import-page';
+
+/*
+ * Pages whose create/update screen is a hand-written workflow instead of the generic form. This table is
+ * the engine's only reference to workflows; each loads lazily, so the engine chunk does not carry them.
+ */
+const workflowForms: Record<string, ComponentType> = {
+  'user_permission/permission': lazy(() =>
+    import('../workflows/permission-editor/permission-editor-page').then((m) => ({ default: m.PermissionEditorPage })),
+  ),
+};
+
+const NOT_FOUND = '/page_not_found';
+const NOT_AUTHORISED = '/page_not_autherised';
+
+/**
+ * Route element of sms/:module/:page/*: finds the page and its entity in the declarations and shows the
+ * list, a form or the import screen for the mode in the rest of the path.
+ */
+export function EntityPage(): JSX.Element {
+  const params = useParams();
+  const { can } = usePagePermission();
+  const module = params.module ?? '';
+  const pageName = params.page ?? '';
+  const rest = params['*'] ?? '';
+
+  const page = findPage(module, pageName);
+  const entity = page?.entity ? findEntity(page.entity) : undefined;
+  if (!page || !entity) return <Navigate to={NOT_FOUND} replace />;
+  // The bare page path (e.g. from a menu link) opens its table.
+  if (rest.replace(/\/+$/, '') === '') return <Navigate to={modePath(page.module, page.page, 'table')} replace />;
+
+  const mode = parseMode(rest);
+  if (!mode) return <Navigate to={NOT_FOUND} replace />;
+
+  const Workflow = workflowForms[`${page.module}/${page.page}`];
+  const denied = <Navigate to={NOT_AUTHORISED} replace />;
+  const missing = <Navigate to={NOT_FOUND} replace />;
+  const workflow = Workflow ? (
+    <Suspense fallback={<Skeleton height={320} radius="md" />}>
+      <Workflow />
+    </Suspense>
+  ) : null;
+
+  // The guard has checked the page; a mode that writes also needs its button, as the server will check.
+  switch (mode.kind) {
+    case 'table':
+      return <EntityListPage key={entity.name} entity={entity} page={page} searchMode={mode.search} hasFormOverride={!!Workflow} />;
+    case 'create':
+      if (!can('create')) return denied;
+      if (workflow) return workflow;
+      return hasRoute(entity, 'create') ? <EntityForm key={`${entity.name}:create`} entity={entity} page={page} mode="create" /> : missing;
+    case 'update':
+      if (!can('edit')) return denied;
+      if (workflow) return workflow;
+      return hasRoute(entity, 'update') ? <EntityForm key={`${entity.name}:update:${mode.id}`} entity={entity} page={page} mode="update" id={mode.id} /> : missing;
+    case 'clone':
+      if (!can('create')) return denied;
+      return hasRoute(entity, 'create') && hasRoute(entity, 'get') ? (
+        <EntityForm key={`${entity.name}:clone:${mode.id}`} entity={entity} page={page} mode="clone" id={mode.id} />
+      ) : (
+        missing
+      );
+    case 'view':
+      if (!can('view') && !can('edit')) return denied;
+      return hasRoute(entity, 'get') ? <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} /> : missing;
+    case 'import':
+      if (!can('import')) return denied;
+      return hasRoute(entity, 'import') ? <ImportPage key={`${entity.name}:import`} entity={entity} page={page} /> : missing;
+  }
+}

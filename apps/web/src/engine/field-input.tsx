@@ -1,0 +1,241 @@
+import type { Field } from '@campus/entities/define';
+import { FileInput, NumberInput, PasswordInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
+import { IconCalendar, IconUpload } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { HttpError, http } from '../lib/http-client';
+import { DATE_FORMAT, DATE_TIME_FORMAT } from '../lib/format';
+import { toast } from '../lib/toast';
+import { imageAccept, imageUploadError, preventNegativeKeystroke } from '../lib/validation';
+import type { FormValue } from './form-values';
+import { LinkSelect } from './link-select';
+
+export interface FieldInputProps {
+  name: string;
+  field: Field;
+  value: FormValue;
+  onChange: (value: FormValue) => void;
+  error?: string;
+  disabled?: boolean;
+  /** Update mode: an empty password means "keep the current one". */
+  passwordOptional?: boolean;
+  /** Label of a link's current value, from the loaded row. */
+  linkLabel?: string;
+}
+
+// Money is kept as the typed string: at most 10 integer digits and 2 decimals, never negative.
+const MONEY_TYPING = /^\d{0,10}(\.\d{0,2})?$/;
+
+/** Pads a finished amount to 2 decimals ('12.5' -> '12.50') so what is shown is what is stored. */
+function padMoney(v: string): string {
+  const t = v.trim();
+  if (t === '' || !/^\d+(\.\d*)?$/.test(t)) return t;
+  const [i, d = ''] = t.split('.');
+  return `${i === '' ? '0' : i}.${(d + '00').slice(0, 2)}`;
+}
+
+// Not in docs/api-contract.md yet: the spec names a fileupload endpoint (sections 8 and 9 exempt it from
+// toasts and loaders); no declared entity has an image or file field today.
+const UPLOAD_URL = '/api/fileupload/';
+
+function UploadInput({ name, field, value, onChange, error, disabled }: FieldInputProps & { field: Extract<Field, { kind: 'image' | 'file' }> }) {
+  const [busy, setBusy] = useState(false);
+  const allowPdf = field.kind === 'image' && field.allowPdf === true;
+  const stored = typeof value === 'string' && value !== '' ? value : null;
+
+  const pick = async (file: File | null) => {
+    if (!file) {
+      onChange('');
+      return;
+    }
+    if (field.kind === 'image') {
+      const problem = imageUploadError(file.name, { allowPdf });
+      if (problem) {
+        toast.warning(problem);
+        return;
+      }
+    }
+    const fd = new FormData();
+    fd.append('file', file);
+    setBusy(true);
+    try {
+      const res = await http.upload<{ path?: string; name?: string }>(UPLOAD_URL, fd);
+      onChange(res?.path ?? res?.name ?? file.name);
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <FileInput
+      id={name}
+      name={name}
+      label={field.label}
+      withAsterisk={field.required}
+      placeholder={stored ?? field.placeholder ?? 'Choose a file'}
+      accept={field.kind === 'image' ? imageAccept({ allowPdf }) : undefined}
+      leftSection={<IconUpload size={14} />}
+      onChange={(f) => void pick(f)}
+      clearable
+      disabled={disabled || busy}
+      error={error}
+      description={busy ? 'Uploading…' : undefined}
+    />
+  );
+}
+
+/** One editable input per declared field kind; id and name are the field name so validation can focus it. */
+export function FieldInput(props: FieldInputProps) {
+  const { name, field: f, value, onChange, error, disabled } = props;
+  const common = {
+    id: name,
+    name,
+    label: f.label,
+    placeholder: f.placeholder,
+    withAsterisk: f.required === true && !(f.kind === 'password' && props.passwordOptional),
+    error,
+    disabled,
+  };
+  const str = typeof value === 'string' ? value : value === null ? '' : String(value);
+
+  switch (f.kind) {
+    case 'text':
+      return f.multiline ? (
+        <Textarea {...common} value={str} onChange={(e) => onChange(e.currentTarget.value)} autosize minRows={2} maxRows={8} maxLength={f.max} />
+      ) : (
+        <TextInput
+          {...common}
+          value={str}
+          onChange={(e) => onChange(e.currentTarget.value)}
+          maxLength={f.max}
+          type={f.format === 'email' ? 'email' : f.format === 'phone' ? 'tel' : 'text'}
+          styles={f.format === 'upper-code' ? { input: { textTransform: 'uppercase' } } : undefined}
+        />
+      );
+    case 'number':
+      return (
+        <NumberInput
+          {...common}
+          value={typeof value === 'number' ? value : str}
+          onChange={(v) => onChange(v === '' ? '' : typeof v === 'number' ? v : Number(v))}
+          min={f.min}
+          max={f.max}
+          allowDecimal={!f.int}
+          allowNegative={f.min < 0}
+          onKeyDown={f.min >= 0 ? preventNegativeKeystroke : undefined}
+          hideControls
+        />
+      );
+    case 'money':
+      return (
+        <TextInput
+          {...common}
+          inputMode="decimal"
+          value={str}
+          onChange={(e) => {
+            const next = e.currentTarget.value;
+            // A keystroke that would break the amount format is ignored, like the original's numeric filter.
+            if (MONEY_TYPING.test(next)) onChange(next);
+          }}
+          onKeyDown={preventNegativeKeystroke}
+          onBlur={() => onChange(padMoney(str))}
+          styles={{ input: { textAlign: 'right' } }}
+        />
+      );
+    case 'date':
+      return (
+        <DatePickerInput
+          {...common}
+          value={str === '' ? null : str}
+          onChange={(v) => onChange(v ?? '')}
+          valueFormat={DATE_FORMAT}
+          clearable={!f.required}
+          leftSection={<IconCalendar size={14} />}
+          placeholder={f.placeholder ?? 'Pick a date'}
+        />
+      );
+    case 'time':
+      return <TimeInput {...common} withSeconds value={str} onChange={(e) => onChange(e.currentTarget.value)} />;
+    case 'datetime':
+      return (
+        <DateTimePicker
+          {...common}
+          withSeconds
+          valueFormat={DATE_TIME_FORMAT}
+          value={str === '' ? null : dayjs(str).format('YYYY-MM-DD HH:mm:ss')}
+          // The API takes an ISO timestamp with offset (define.ts), not Mantine's local string.
+          onChange={(v) => onChange(v ? dayjs(v).format() : '')}
+          clearable={!f.required}
+        />
+      );
+    case 'bool':
+      return (
+        <Switch
+          id={name}
+          name={name}
+          label={f.label}
+          checked={value === true}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+          disabled={disabled}
+          error={error}
+          mt={{ base: 0, sm: 28 }}
+        />
+      );
+    case 'select':
+      return (
+        <Select
+          {...common}
+          placeholder={f.placeholder ?? `Select ${f.label}`}
+          data={[...f.options]}
+          value={str === '' ? null : str}
+          onChange={(v) => onChange(v)}
+          clearable={!f.required}
+          searchable={f.options.length > 7}
+          allowDeselect={!f.required}
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
+    case 'link':
+      return (
+        <LinkSelect
+          name={name}
+          field={f}
+          value={str === '' ? null : str}
+          onChange={onChange}
+          knownLabel={props.linkLabel}
+          error={error}
+          disabled={disabled}
+        />
+      );
+    case 'password':
+      return (
+        <PasswordInput
+          {...common}
+          value={str}
+          onChange={(e) => onChange(e.currentTarget.value)}
+          autoComplete="new-password"
+          description={props.passwordOptional ? 'Leave empty to keep the current password' : `At least ${f.min} characters`}
+        />
+      );
+    case 'json':
+      return (
+        <Textarea
+          {...common}
+          value={str}
+          onChange={(e) => onChange(e.currentTarget.value)}
+          autosize
+          minRows={3}
+          maxRows={14}
+          styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }}
+        />
+      );
+    case 'image':
+    case 'file':
+      return <UploadInput {...props} field={f} />;
+    case 'code':
+      return <TextInput {...common} value={str} readOnly />;
+  }
+}

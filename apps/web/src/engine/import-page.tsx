@@ -1,0 +1,209 @@
+import type { AnyEntity } from '@campus/entities/define';
+import type { PageDef } from '@campus/entities/pages';
+import { Alert, Button, FileInput, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconArrowLeft, IconCheck, IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { HttpError, http } from '../lib/http-client';
+import { toast } from '../lib/toast';
+import { entityUrl } from './entity-api';
+import { modePath } from './entity-mode';
+import { ACCEPTED_IMPORT, isImportFile, templateColumns } from './import-template';
+import { lastListSearch } from './use-entity-list';
+
+interface ImportError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+interface ImportResult {
+  ok: boolean;
+  total: number;
+  errors: ImportError[];
+  inserted?: number;
+}
+
+/** Long error lists are shown in part: the first screenful says enough to fix a systematic problem. */
+const SHOWN_ERRORS = 200;
+
+export interface ImportPageProps {
+  entity: AnyEntity;
+  page: PageDef;
+}
+
+async function downloadTemplate(entity: AnyEntity): Promise<void> {
+  const { newWorkbook, downloadWorkbook } = await import('./excel-loader');
+  const cols = templateColumns(entity);
+  const wb = await newWorkbook();
+  const data = wb.addWorksheet(entity.label.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+  data.columns = cols.map((c) => ({ header: c.name, key: c.name, width: Math.max(14, c.name.length + 4) }));
+  data.getRow(1).font = { bold: true };
+  // The help sits on a second sheet so the first one imports as it is.
+  const help = wb.addWorksheet('Help');
+  help.columns = [
+    { header: 'Column', width: 24 },
+    { header: 'Label', width: 28 },
+    { header: 'Required', width: 10 },
+    { header: 'What to enter', width: 60 },
+  ];
+  help.getRow(1).font = { bold: true };
+  help.addRows(cols.map((c) => [c.name, c.label, c.required ? 'Yes' : 'No', c.hint]));
+  await downloadWorkbook(wb, `${entity.label}_import_template.xlsx`);
+}
+
+/**
+ * Two-step import: a dry run lists every problem row by row without writing anything, then Commit sends
+ * the same file for real (the server inserts all rows or none).
+ */
+export function ImportPage({ entity, page }: ImportPageProps) {
+  const navigate = useNavigate();
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [busy, setBusy] = useState<'check' | 'commit' | 'template' | null>(null);
+
+  const backToTable = () => navigate(`${modePath(page.module, page.page, 'table')}${lastListSearch(entity.name)}`);
+
+  const choose = (f: File | null) => {
+    setResult(null);
+    if (f && !isImportFile(f.name)) {
+      toast.warning('Please choose an .xlsx or .csv file.');
+      setFile(null);
+      return;
+    }
+    setFile(f);
+  };
+
+  const send = async (dryRun: boolean): Promise<ImportResult | null> => {
+    if (!file) return null;
+    const fd = new FormData();
+    fd.append('file', file);
+    return http.upload<ImportResult>(entityUrl(entity, 'import'), fd, {
+      query: dryRun ? { dryRun: 1 } : undefined,
+      // The client's generic 'Created Successfully' would be wrong for a check and vague for a commit.
+      headers: { dontShowMsg: '1' },
+    });
+  };
+
+  const check = async () => {
+    setBusy('check');
+    try {
+      setResult(await send(true));
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const commit = async () => {
+    setBusy('commit');
+    try {
+      const res = await send(false);
+      const n = res?.inserted ?? res?.total ?? result?.total ?? 0;
+      toast.success(`Imported ${n} ${entity.label} ${n === 1 ? 'record' : 'records'}.`);
+      backToTable();
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      // The file changed validity between the check and the commit (e.g. someone added a duplicate).
+      if (e.status === 400) setResult(null);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const template = async () => {
+    setBusy('template');
+    try {
+      await downloadTemplate(entity);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const errors = result?.errors ?? [];
+  const ready = result !== null && result.ok && errors.length === 0;
+
+  return (
+    <Stack gap="sm" maw={960} data-testid="import-page">
+      <Title order={4}>Import {entity.label}</Title>
+      <Paper withBorder p="md" radius="md">
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            Upload an Excel (.xlsx) or CSV file whose first row holds the column names of the template. The file is
+            checked first; nothing is saved until you commit, and then either every row is saved or none.
+          </Text>
+          <Group align="flex-end" gap="xs" wrap="wrap">
+            <FileInput
+              id="import-file"
+              label="File"
+              placeholder="Choose .xlsx or .csv"
+              accept={ACCEPTED_IMPORT.join(',')}
+              value={file}
+              onChange={choose}
+              clearable
+              leftSection={<IconFileSpreadsheet size={16} />}
+              w={{ base: '100%', sm: 320 }}
+            />
+            <Button leftSection={<IconUpload size={16} />} onClick={() => void check()} disabled={!file} loading={busy === 'check'} data-testid="btn-check">
+              Check file
+            </Button>
+            <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void template()} loading={busy === 'template'}>
+              Download template
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+
+      {ready && (
+        <Alert color="teal" icon={<IconCheck size={18} />} title={`${result.total} ${result.total === 1 ? 'row' : 'rows'} ready`} data-testid="import-ready">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text size="sm">No problems found. Commit to save them.</Text>
+            <Button color="teal" onClick={() => void commit()} loading={busy === 'commit'} data-testid="btn-commit">
+              Commit
+            </Button>
+          </Group>
+        </Alert>
+      )}
+
+      {result !== null && !ready && (
+        <Alert color="red" icon={<IconAlertTriangle size={18} />} title={`${errors.length} ${errors.length === 1 ? 'problem' : 'problems'} in ${result.total} rows`} data-testid="import-errors">
+          <Text size="sm" mb="xs">
+            Nothing was imported. Fix these rows in the file and check it again.
+          </Text>
+          <ScrollArea.Autosize mah={360}>
+            <Table striped withTableBorder fz="sm" bg="var(--mantine-color-body)">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={70}>Row</Table.Th>
+                  <Table.Th w={180}>Column</Table.Th>
+                  <Table.Th>Problem</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {errors.slice(0, SHOWN_ERRORS).map((er, i) => (
+                  <Table.Tr key={`${er.row}:${er.field}:${i}`}>
+                    <Table.Td>{er.row}</Table.Td>
+                    <Table.Td>{er.field}</Table.Td>
+                    <Table.Td>{er.message}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea.Autosize>
+          {errors.length > SHOWN_ERRORS && (
+            <Text size="xs" mt="xs">
+              Showing the first {SHOWN_ERRORS} of {errors.length} problems.
+            </Text>
+          )}
+        </Alert>
+      )}
+
+      <Group>
+        <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={backToTable}>
+          Back to list
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,166 @@
+import type { AnyEntity } from '@campus/entities/define';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { http } from '../lib/http-client';
+import { deriveColumns, type ColumnSpec } from './entity-columns';
+import { entityUrl, listQuery, type EntityRow, type ListParams, type ListResponse } from './entity-api';
+
+export const PAGE_SIZES = [25, 50, 100, 200] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+const SEARCH_DEBOUNCE_MS = 350;
+
+export interface SortState {
+  field: string;
+  dir: 'asc' | 'desc';
+}
+
+export interface EntityListController {
+  entity: AnyEntity;
+  columns: ColumnSpec[];
+  rows: EntityRow[];
+  total: number;
+  page: number;
+  size: number;
+  pageCount: number;
+  setPage: (page: number) => void;
+  setSize: (size: number) => void;
+  sort: SortState | null;
+  setSort: (sort: SortState | null) => void;
+  /** What the search box shows; the request uses it once typing pauses. */
+  searchText: string;
+  setSearchText: (text: string) => void;
+  selection: EntityRow[];
+  setSelection: (rows: EntityRow[]) => void;
+  /** First load (no rows to show yet). */
+  loading: boolean;
+  /** Any request in flight, including a refresh behind rows already shown. */
+  fetching: boolean;
+  failed: boolean;
+  refresh: () => Promise<void>;
+  /** The parameters of the rows shown: export reads the same search and sort. */
+  params: ListParams;
+}
+
+/**
+ * Where each grid's list state was last seen, so a form can return to the same page, search and sort.
+ * Kept in memory only: a reload starts from the defaults, like the original.
+ */
+const lastSearchByEntity = new Map<string, string>();
+
+export function lastListSearch(entityName: string): string {
+  return lastSearchByEntity.get(entityName) ?? '';
+}
+
+function positiveInt(raw: string | null, fallback: number): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/**
+ * Headless list controller (react-admin style): owns paging, sort, quick search and selection and fetches
+ * one server page at a time. State lives in the URL (q, page, size, sort, dir) so back/forward and a
+ * shared link show the same rows; the grid adapter only renders what this returns.
+ */
+export function useEntityList(entity: AnyEntity): EntityListController {
+  const columns = useMemo(() => deriveColumns(entity), [entity]);
+  const [searchParams, setSearchParams] = useSearchParams();
+
+  const sortable = useMemo(() => new Set(columns.filter((c) => c.sortable).map((c) => c.colId)), [columns]);
+  const page = positiveInt(searchParams.get('page'), 1);
+  const sizeParam = positiveInt(searchParams.get('size'), DEFAULT_PAGE_SIZE);
+  const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : DEFAULT_PAGE_SIZE;
+  const q = searchParams.get('q') ?? '';
+  const sortParam = searchParams.get('sort');
+  // 'none' records that the user cleared the sort, so the declared default does not come back.
+  const sort: SortState | null =
+    sortParam === 'none'
+      ? null
+      : sortParam && sortable.has(sortParam)
+        ? { field: sortParam, dir: searchParams.get('dir') === 'desc' ? 'desc' : 'asc' }
+        : (entity.defaultSort ?? null);
+
+  const update = useCallback(
+    (patch: Record<string, string | null>) => {
+      setSearchParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(patch)) {
+            if (v === null || v === '') next.delete(k);
+            else next.set(k, v);
+          }
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setSearchParams],
+  );
+
+  const [searchText, setSearchText] = useState(q);
+  const [debounced] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
+  useEffect(() => {
+    if (debounced.trim() !== q.trim()) update({ q: debounced.trim() || null, page: null });
+    // Only a settled change of the typed text may move the URL; URL changes must not retrigger this.
+  }, [debounced]);
+
+  const params: ListParams = useMemo(
+    () => ({ q, sort: sort?.field, dir: sort?.dir, page, size }),
+    [q, sort?.field, sort?.dir, page, size],
+  );
+
+  useEffect(() => {
+    lastSearchByEntity.set(entity.name, searchParams.toString() ? `?${searchParams.toString()}` : '');
+  }, [entity.name, searchParams]);
+
+  const query = useQuery({
+    queryKey: ['entity-list', entity.name, params],
+    // TanStack aborts this signal when the key changes and nobody waits for the old page any more, so a
+    // fast typist or pager does not leave stale responses racing the current one.
+    queryFn: ({ signal }) => http.get<ListResponse>(entityUrl(entity), { query: listQuery(params), signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+    retry: false,
+  });
+
+  const rows = useMemo(() => query.data?.rows ?? [], [query.data]);
+  const total = query.data?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / size));
+
+  // After deletes the current page may lie past the end; step back to the last one that exists.
+  useEffect(() => {
+    if (query.data && !query.isPlaceholderData && page > pageCount) update({ page: pageCount === 1 ? null : String(pageCount) });
+  }, [query.data, query.isPlaceholderData, page, pageCount, update]);
+
+  const [selection, setSelection] = useState<EntityRow[]>([]);
+  useEffect(() => setSelection([]), [params]);
+
+  const refetch = query.refetch;
+  const refresh = useCallback(async () => {
+    await refetch({ cancelRefetch: true });
+  }, [refetch]);
+
+  return {
+    entity,
+    columns,
+    rows,
+    total,
+    page,
+    size,
+    pageCount,
+    setPage: (p) => update({ page: p <= 1 ? null : String(Math.min(p, pageCount)) }),
+    setSize: (s) => update({ size: s === DEFAULT_PAGE_SIZE ? null : String(s), page: null }),
+    sort,
+    setSort: (s) => update({ sort: s ? s.field : 'none', dir: s ? s.dir : null, page: null }),
+    searchText,
+    setSearchText,
+    selection,
+    setSelection,
+    loading: query.isPending,
+    fetching: query.isFetching,
+    failed: query.isError,
+    refresh,
+    params,
+  };
+}
