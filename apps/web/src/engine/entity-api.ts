@@ -23,14 +23,12 @@ export interface LinkOption {
 }
 
 /**
- * Joins the entity's API base and a suffix with exactly one slash. Most bases end in '/', but history
- * entities declare e.g. /api/action_history/actionhistory, where {api}{id} would glue the id to the name.
+ * {api}{suffix}, concatenated exactly as docs/api-contract.md writes it and as the server registers its
+ * routes (`${apiPath}:id`, `${apiPath}options`). Most bases end in '/'; the history entities' do not, and
+ * the server's routes follow the same literal concatenation, so no slash is added here.
  */
 export function entityUrl(entity: AnyEntity, suffix: string | number = ''): string {
-  const base = apiPath(entity);
-  const s = String(suffix);
-  if (s === '') return base;
-  return `${base.endsWith('/') ? base : `${base}/`}${s.startsWith('/') ? s.slice(1) : s}`;
+  return `${apiPath(entity)}${String(suffix)}`;
 }
 
 export function listQuery(p: ListParams): Record<string, string | number | undefined> {

@@ -145,13 +145,15 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
       backToTable();
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
-      if (err.status === 400 && err.details && err.details.length > 0) {
+      // Field problems come as 400 (validation) or 409 (a unique value taken) with details per field.
+      if (err.details && err.details.length > 0) {
         const next: Record<string, string> = {};
         for (const d of err.details) if (!next[d.field]) next[d.field] = d.message;
         setErrors(next);
         const first = fields.find((f) => next[f.name]);
         if (first) focusField(first.name);
       } else if (err.status === 409 && inputMode === 'update') {
+        // A 409 without field details on update is the row_ver check: someone saved in between.
         setStale(true);
       }
     } finally {

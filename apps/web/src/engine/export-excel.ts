@@ -6,7 +6,8 @@ import type { ColumnSpec } from './entity-columns';
 import { downloadWorkbook, newWorkbook } from './excel-loader';
 import { buildSheet, EXPORT_ROW_CAP, exportFileName } from './export-rows';
 
-const FETCH_PAGE_SIZE = 1000;
+// The list route refuses sizes above 500 (apps/server list-query MAX_PAGE_SIZE).
+const FETCH_PAGE_SIZE = 500;
 
 export interface ExportRequest {
   entity: AnyEntity;

@@ -21,7 +21,8 @@ interface ImportResult {
   ok: boolean;
   total: number;
   errors: ImportError[];
-  inserted?: number;
+  /** Rows written (0 on a dry run). */
+  imported?: number;
 }
 
 /** Long error lists are shown in part: the first screenful says enough to fix a systematic problem. */
@@ -100,13 +101,18 @@ export function ImportPage({ entity, page }: ImportPageProps) {
     setBusy('commit');
     try {
       const res = await send(false);
-      const n = res?.inserted ?? res?.total ?? result?.total ?? 0;
+      // The server checks again on commit (rows may have changed since the check) and then writes nothing.
+      if (res && !res.ok) {
+        setResult(res);
+        return;
+      }
+      const n = res?.imported ?? res?.total ?? result?.total ?? 0;
       toast.success(`Imported ${n} ${entity.label} ${n === 1 ? 'record' : 'records'}.`);
       backToTable();
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
-      // The file changed validity between the check and the commit (e.g. someone added a duplicate).
-      if (e.status === 400) setResult(null);
+      // The commit found problems the check could not (e.g. a value taken meanwhile): check again.
+      setResult(null);
     } finally {
       setBusy(null);
     }
