@@ -107,7 +107,8 @@ export async function institutesOf(db: Db, usrCd: number, homeInstCd: number, is
 export function registerRequestContext(app: FastifyInstance, db: Db, cfg: Config): void {
   app.decorateRequest('ctx', null);
   app.addHook('preHandler', async (req) => {
-    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs')) return;
+    // Unknown paths fall through to the 404 handler; documentation is public.
+    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs') || req.is404) return;
     const access = req.routeOptions.config.access;
     if (!access) throw forbidden('This route is not open to any page.');
     if (access.kind === 'public') return;

@@ -242,15 +242,12 @@ export async function deleteRows(db: Db, e: AnyEntity, ctx: RequestContext, body
   const ids = [...new Set(parsed.data.primids)];
   return withDbErrors(() =>
     db.transaction(async (tx) => {
-      const s = selectionFor(e);
-      const found = await tx
-        .select(s.columns)
-        .from(s.table)
-        .where(and(inArray(s.table[e.key], ids), scopeWhere(e, s.table, ctx)))
-        .for('update');
+      const { q, s } = selectRows(tx, e);
+      const found = await q.where(and(inArray(s.table[e.key], ids), scopeWhere(e, s.table, ctx))).for('update', { of: s.table });
       if (found.length !== ids.length) throw notFound('Some of the selected records no longer exist. Refresh and try again.');
-      await checkReferences(tx, e, ids, found);
+      // Hooks first: they may remove rows that belong to these (an institute's own set-up rows).
       for (const h of hooksOf(e.name)) await h.beforeDelete?.(tx, ctx, found);
+      await checkReferences(tx, e, ids, found);
       await tx.delete(s.table).where(inArray(s.table[e.key], ids));
       for (const r of found) await writeAudit(tx, ctx, e, 'DELETE', Number(r[e.key]), r, null);
       return found.length;
@@ -258,11 +255,21 @@ export async function deleteRows(db: Db, e: AnyEntity, ctx: RequestContext, body
   );
 }
 
+/** Columns of other entities that point at this one: declared links, and scope columns for institute/year. */
+function referencesTo(e: AnyEntity): { other: AnyEntity; column: string }[] {
+  const out: { other: AnyEntity; column: string }[] = [];
+  for (const other of entities) {
+    for (const [name, f] of Object.entries(other.fields)) if (f.kind === 'link' && f.to === e.name) out.push({ other, column: name });
+    if (e.scope === 'institute-root' && (other.scope === 'institute' || other.scope === 'academic-year')) out.push({ other, column: 'inst_cd' });
+    if (e.name === 'academic' && other.scope === 'academic-year') out.push({ other, column: 'acdm_cd' });
+  }
+  return out;
+}
+
 /** Refuses to delete a row that another row still points at, naming what points at it. */
 async function checkReferences(tx: Tx, e: AnyEntity, ids: number[], rowsToDelete: Row[]): Promise<void> {
-  for (const other of entities) {
-    for (const [name, f] of Object.entries(other.fields)) {
-      if (f.kind !== 'link' || f.to !== e.name) continue;
+  for (const { other, column: name } of referencesTo(e)) {
+    {
       const t = dyn(entityTable(other.name).table);
       const refs = await tx
         .select({ id: t[name], n: count() })

@@ -25,5 +25,16 @@ export function registerInstituteHooks(): void {
                usr_prms_btns, usr_need_data_chk, usr_prms_dscr, usr_sts, current_date, ${ctx.user.usr_cd}
         FROM user_permission WHERE inst_cd = ${ctx.instCd} AND usr_prms_usr_cd = ${ctx.user.usr_cd}`);
     },
+    // An institute's own set-up (who may enter it, their permissions, settings) goes with it; any real
+    // data (staff, masters, years, history) still blocks the delete with a message naming it.
+    async beforeDelete(tx, _ctx, rows) {
+      for (const r of rows) {
+        const id = Number(r.inst_cd);
+        await tx.execute(sql`DELETE FROM user_permission WHERE inst_cd = ${id}`);
+        await tx.execute(sql`DELETE FROM user_permission_mapping WHERE inst_cd = ${id}`);
+        await tx.execute(sql`DELETE FROM user_institute WHERE inst_cd = ${id}`);
+        await tx.execute(sql`DELETE FROM setting WHERE inst_cd = ${id}`);
+      }
+    },
   });
 }

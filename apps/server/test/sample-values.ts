@@ -1,0 +1,65 @@
+import { apiPath, writableFields, type AnyEntity, type Field } from '@campus/entities/define';
+import { entity } from '@campus/entities/registry';
+import type { FastifyInstance } from 'fastify';
+import { call, type Session } from './test-server';
+
+let counter = 0;
+const uniq = (): string => `${Date.now().toString(36)}${(counter++).toString(36)}`.toUpperCase();
+
+/** A valid value for a field, different on every call where the field must be unique. */
+export async function sampleValue(app: FastifyInstance, s: Session, f: Field, fresh = false): Promise<unknown> {
+  switch (f.kind) {
+    case 'text': {
+      const u = uniq();
+      if (f.format === 'email') return `t${u.toLowerCase()}@school.example`;
+      if (f.format === 'phone') return `+91 98${String(counter).padStart(8, '0')}`;
+      if (f.format === 'upper-code') return `T${u}`.slice(0, f.max);
+      return `Test ${u}`.slice(0, f.max);
+    }
+    case 'number':
+      return f.min + ((counter++ * 7) % Math.max(1, Math.min(f.max - f.min, 1000)));
+    case 'money':
+      return '1234.50';
+    case 'date':
+      return '2026-06-15';
+    case 'time':
+      return '09:30:00';
+    case 'datetime':
+      return '2026-06-15T09:30:00.000Z';
+    case 'bool':
+      return f.defaultValue;
+    case 'select':
+      return f.defaultValue ?? f.options[0];
+    case 'link':
+      return linkTarget(app, s, entity(f.to), fresh);
+    case 'password':
+      return 'Sample-Pass-123';
+    case 'json':
+      return { sample: true };
+    default:
+      return undefined;
+  }
+}
+
+/** An existing row of the target the user may pick, or a new one. */
+export async function linkTarget(app: FastifyInstance, s: Session, target: AnyEntity, fresh = false): Promise<number> {
+  const res = await call(app, s, 'GET', `${apiPath(target)}?size=1`);
+  if (res.statusCode === 200 && !fresh) {
+    const row = res.json<{ rows: Record<string, unknown>[] }>().rows[0];
+    if (row) return Number(row[target.key]);
+  }
+  const created = await call(app, s, 'POST', apiPath(target), await sampleBody(app, s, target));
+  if (created.statusCode !== 201) throw new Error(`cannot create ${target.name} for a link: ${created.body}`);
+  return Number(created.json<Record<string, unknown>>()[target.key]);
+}
+
+export async function sampleBody(app: FastifyInstance, s: Session, e: AnyEntity): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  for (const [name, f] of writableFields(e)) {
+    if (f.kind === 'image' || f.kind === 'file') continue;
+    // A link that is part of a unique combination needs a target of its own each time.
+    const fresh = (e.uniqueTogether ?? []).some((u) => u.fields.includes(name));
+    body[name] = await sampleValue(app, s, f, fresh);
+  }
+  return body;
+}
