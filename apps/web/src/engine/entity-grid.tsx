@@ -245,6 +245,9 @@ export function EntityGrid(props: EntityGridProps) {
           onGridReady={onGridReady}
           onSortChanged={onSortChanged}
           onSelectionChanged={(e) => onSelectionChange(e.api.getSelectedRows())}
+          // A refresh keeps the selection (same row ids) but brings new data, e.g. a toggled flag and its
+          // new row_ver; report it so the next action does not act on the old copy.
+          onRowDataUpdated={(e) => onSelectionChange(e.api.getSelectedRows())}
           onRowDoubleClicked={(e) => {
             if (e.data && onRowOpen) onRowOpen(e.data);
           }}

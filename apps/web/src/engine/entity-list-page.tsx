@@ -29,6 +29,7 @@ import { orderColumns, searchableLabels } from './entity-columns';
 import { modePath } from './entity-mode';
 import { ConfirmDeleteDialog, TableInfoDialog } from './list-dialogs';
 import { MOBILE_QUERY } from './responsive';
+import { recentLayout } from './table-settings-api';
 import { useEntityList } from './use-entity-list';
 
 // AG Grid is most of the list page's weight: it loads with the first grid, not with the shell or login.
@@ -97,7 +98,11 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const canImport = can('import') && hasRoute(entity, 'import');
   const toggles = (entity.toggles ?? []).filter((t) => can(t.button) && hasRoute(entity, 'update'));
 
-  const savedLayout = useMemo(() => layoutFor(permission.tableSettings, entity.name), [permission.tableSettings, entity.name]);
+  const userCode = user?.usr_cd ?? null;
+  const savedLayout = useMemo(() => {
+    const recent = recentLayout(userCode, entity.name);
+    return recent !== undefined ? recent : layoutFor(permission.tableSettings, entity.name);
+  }, [permission.tableSettings, entity.name, userCode]);
   const searchable = useMemo(() => searchableLabels(entity), [entity]);
   const { selection } = list;
   const tableName = entity.label;
@@ -265,7 +270,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
           onRowOpen={onRowOpen}
           savedLayout={savedLayout}
           onVisibleColumnsChange={setVisibleColIds}
-          userCode={user?.usr_cd ?? null}
+          userCode={userCode}
           height={gridHeight}
           paging={{ page: list.page, pageCount: list.pageCount, total: list.total, size: list.size, onPage: list.setPage, onSize: list.setSize }}
         />
