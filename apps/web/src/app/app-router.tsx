@@ -1,0 +1,83 @@
+import { lazy } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { registerNavigate } from '../lib/app-navigation';
+import { cancelPendingRequests } from '../lib/http-client';
+import { onTamper } from '../lib/session-store';
+import { NotAuthorisedPage, NotFoundPage } from './error-pages';
+import { LoginPage } from './login-page';
+import { RequireUser } from './require-user';
+import { RootLayout } from './root-layout';
+
+// The signed-in area (AG Grid, the engine, workflows) is split off so the login page stays small.
+const ShellLayout = lazy(() => import('./shell-layout').then((m) => ({ default: m.ShellLayout })));
+const LandingPage = lazy(() => import('./landing-page').then((m) => ({ default: m.LandingPage })));
+const DashboardPage = lazy(() => import('./dashboard-page').then((m) => ({ default: m.DashboardPage })));
+const SchedulePage = lazy(() => import('./schedule-page').then((m) => ({ default: m.SchedulePage })));
+const EntityRoute = lazy(() => import('./entity-route').then((m) => ({ default: m.EntityRoute })));
+const RouteGuard = lazy(() => import('./route-guard').then((m) => ({ default: m.RouteGuard })));
+
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    element: <RootLayout />,
+    children: [
+      { index: true, element: <Navigate to="sms" replace /> },
+      { path: 'login', element: <LoginPage /> },
+      {
+        path: 'landing',
+        element: (
+          <RequireUser>
+            <LandingPage />
+          </RequireUser>
+        ),
+      },
+      {
+        path: 'sms',
+        element: (
+          <RequireUser>
+            <ShellLayout />
+          </RequireUser>
+        ),
+        children: [
+          { index: true, element: <Navigate to="dashboard" replace /> },
+          {
+            path: 'dashboard',
+            element: (
+              <RouteGuard module="dashboard" page="">
+                <DashboardPage />
+              </RouteGuard>
+            ),
+          },
+          {
+            path: 'schedule/table',
+            element: (
+              <RouteGuard module="schedule" page="table">
+                <SchedulePage />
+              </RouteGuard>
+            ),
+          },
+          { path: ':module/:page/*', element: <EntityRoute /> },
+        ],
+      },
+      { path: 'page_not_found', element: <NotFoundPage /> },
+      { path: 'page_not_autherised', element: <NotAuthorisedPage /> },
+      { path: '*', element: <Navigate to="/page_not_found" replace /> },
+    ],
+  },
+]);
+
+registerNavigate((to) => void router.navigate(to, { replace: true }));
+onTamper(() => void router.navigate('/login', { replace: true }));
+
+// Requests of the page being left are cancelled as soon as the location changes (spec section 9).
+let lastPath = router.state.location.pathname;
+router.subscribe((state) => {
+  if (state.location.pathname !== lastPath) {
+    lastPath = state.location.pathname;
+    cancelPendingRequests();
+  }
+});
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

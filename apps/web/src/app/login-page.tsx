@@ -1,0 +1,192 @@
+import { Alert, Anchor, Box, Button, Group, List, Paper, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconBooks, IconCash, IconChecklist, IconLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { fallbackErrorMessage } from '../lib/http-rules';
+import { http, HttpError } from '../lib/http-client';
+import { PRODUCT_NAME } from '../lib/page-title';
+import { signIn, useSession, type SessionUser } from '../lib/session-store';
+import { toast } from '../lib/toast';
+import { firstMissingRequired } from '../lib/validation';
+import { BrandMark } from './brand-mark';
+import { LanguageSwitcher } from './context-switchers';
+import classes from './login-page.module.css';
+
+type LoginResponse = Partial<SessionUser> & Pick<SessionUser, 'usr_nm' | 'usr_cd' | 'usr_token'>;
+
+function toSessionUser(r: LoginResponse): SessionUser {
+  return {
+    usr_nm: r.usr_nm,
+    usr_cd: r.usr_cd,
+    usr_id: r.usr_id ?? null,
+    usr_token: r.usr_token,
+    rl_nm: r.rl_nm ?? '',
+    usr_inst_cd: r.usr_inst_cd ?? r.institutes?.[0]?.inst_cd ?? 0,
+    usr_full_nm: r.usr_full_nm ?? r.usr_nm,
+    is_admin: r.is_admin ?? false,
+    institutes: r.institutes ?? [],
+  };
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const [usrNm, setUsrNm] = useState('');
+  const [usrPwd, setUsrPwd] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const pwdRef = useRef<HTMLInputElement>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    const missing = firstMissingRequired([
+      { name: 'usr_nm', control: 'input', inputType: 'text', required: true, value: usrNm, label: t('login.username', { defaultValue: 'Login Id' }) },
+      { name: 'usr_pwd', control: 'input', inputType: 'password', required: true, value: usrPwd, label: t('login.password', { defaultValue: 'Password' }) },
+    ]);
+    if (missing) {
+      toast.danger(missing.message);
+      (missing.fieldName === 'usr_nm' ? nameRef : pwdRef).current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await http.post<LoginResponse>(
+        '/api/employee/login/',
+        { usr_nm: usrNm.trim(), usr_pwd: usrPwd },
+        // A stale session on this browser must not be sent along with a new sign-in.
+        { headers: { auth_token: 'login', username: '', usercode: '' }, silent: true },
+      );
+      signIn(toSessionUser(res));
+      navigate('/landing', { replace: true });
+    } catch (err) {
+      setError(err instanceof HttpError && err.status !== 0 ? err.message : fallbackErrorMessage);
+      setUsrPwd('');
+      pwdRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const features = [
+    { icon: IconUsersGroup, text: t('menu.student', { defaultValue: 'Student' }) + ' · ' + t('menu.employee', { defaultValue: 'Employee' }) },
+    { icon: IconCash, text: t('menu.fee', { defaultValue: 'Fee Master' }) + ' · ' + t('menu.budget', { defaultValue: 'Budget' }) },
+    { icon: IconChecklist, text: t('menu.exam', { defaultValue: 'Exam' }) + ' · ' + t('menu.reports', { defaultValue: 'Reports' }) },
+    { icon: IconBooks, text: t('menu.library', { defaultValue: 'Library' }) + ' · ' + t('menu.transport', { defaultValue: 'Transport' }) },
+  ];
+
+  return (
+    <div className={classes.page}>
+      <aside className={classes.hero} aria-hidden="true">
+        <BrandMark to="/login" inverted />
+        <div>
+          <Title order={1} className={classes.heroTitle}>
+            {t('login.hero_title', { defaultValue: 'Everything your school office runs on, in one place.' })}
+          </Title>
+          <Text className={classes.heroText}>
+            {t('login.hero_text', {
+              defaultValue: 'Admissions, fees, attendance, exams, library and transport, with per-page permissions for every member of staff.',
+            })}
+          </Text>
+          <List spacing="sm" mt="xl" center>
+            {features.map((f) => (
+              <List.Item
+                key={f.text}
+                icon={
+                  <ThemeIcon variant="white" color="campus" size={28} radius="xl">
+                    <f.icon size={16} />
+                  </ThemeIcon>
+                }
+              >
+                <Text c="white" fw={500}>
+                  {f.text}
+                </Text>
+              </List.Item>
+            ))}
+          </List>
+        </div>
+        <Text size="xs" className={classes.heroFoot}>
+          {PRODUCT_NAME} · {t('app.tagline', { defaultValue: 'School and college back office' })}
+        </Text>
+      </aside>
+
+      <main className={classes.formSide}>
+        <Group justify="space-between" className={classes.topBar}>
+          <Box className={classes.mobileBrand}>
+            <BrandMark to="/login" />
+          </Box>
+          <LanguageSwitcher size="xs" w={130} variant="filled" />
+        </Group>
+
+        <Paper component="form" onSubmit={submit} noValidate className={classes.card} withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 'xl' }}>
+          <Stack gap="md">
+            <div>
+              <Title order={2} size="h3">
+                {t('login.title', { defaultValue: 'Sign in to Campus' })}
+              </Title>
+              <Text size="sm" c="dimmed" mt={4}>
+                {t('login.subtitle', { defaultValue: 'Use the login id and password given by your administrator.' })}
+              </Text>
+            </div>
+
+            {error && (
+              <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" withCloseButton onClose={() => setError(null)}>
+                {error}
+              </Alert>
+            )}
+
+            <TextInput
+              ref={nameRef}
+              name="usr_nm"
+              label={t('login.username', { defaultValue: 'Login Id' })}
+              placeholder="e.g. ADMIN"
+              leftSection={<IconUser size={16} />}
+              autoComplete="username"
+              autoCapitalize="characters"
+              spellCheck={false}
+              required
+              autoFocus
+              size="md"
+              value={usrNm}
+              onChange={(e) => {
+                setUsrNm(e.currentTarget.value);
+                if (error) setError(null);
+              }}
+            />
+            <PasswordInput
+              ref={pwdRef}
+              name="usr_pwd"
+              label={t('login.password', { defaultValue: 'Password' })}
+              leftSection={<IconLock size={16} />}
+              autoComplete="current-password"
+              required
+              size="md"
+              value={usrPwd}
+              onChange={(e) => {
+                setUsrPwd(e.currentTarget.value);
+                if (error) setError(null);
+              }}
+            />
+            <Button type="submit" size="md" fullWidth loading={busy} mt="xs">
+              {t('login.submit', { defaultValue: 'Sign in' })}
+            </Button>
+            {user && (
+              <Text size="sm" c="dimmed" ta="center">
+                {t('common.signed_in_as', { defaultValue: 'Signed in as' })} {user.usr_nm} ·{' '}
+                <Anchor component={Link} to="/landing" size="sm">
+                  {t('btn.continue', { defaultValue: 'Continue' })}
+                </Anchor>
+              </Text>
+            )}
+          </Stack>
+        </Paper>
+        <Text size="xs" c="dimmed" ta="center" mt="lg">
+          © {new Date().getFullYear()} {PRODUCT_NAME}
+        </Text>
+      </main>
+    </div>
+  );
+}

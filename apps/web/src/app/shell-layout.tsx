@@ -1,0 +1,90 @@
+import { AppShell, Box, Burger, Divider, Drawer, Group, Stack } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { useSession } from '../lib/session-store';
+import { MOBILE_QUERY } from './app-theme';
+import { BrandMark } from './brand-mark';
+import { InstituteSwitcher, LanguageSwitcher, YearSwitcher } from './context-switchers';
+import { PageLoader } from './root-layout';
+import { SideMenu } from './side-menu';
+import { useAcademicYears } from './use-academic-years';
+import { useRealtime } from './use-realtime';
+import { UserMenu } from './user-menu';
+
+/** The signed-in frame: header with the context switchers, side menu (a drawer at 768 px or less), page. */
+export function ShellLayout() {
+  const { t } = useTranslation();
+  const isMobile = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
+  const [drawerOpened, drawer] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const { institute, year } = useSession();
+  const { ready } = useAcademicYears();
+  useRealtime();
+
+  const closeDrawer = drawer.close;
+  useEffect(() => {
+    closeDrawer();
+  }, [pathname, closeDrawer]);
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={isMobile ? undefined : { width: 264, breakpoint: 0 }} padding={isMobile ? 'xs' : 'md'}>
+      <AppShell.Header>
+        <Group h="100%" px={isMobile ? 'xs' : 'md'} justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap">
+            {isMobile && (
+              <Burger opened={drawerOpened} onClick={drawer.toggle} size="sm" aria-label={t('common.menu', { defaultValue: 'Menu' })} />
+            )}
+            <BrandMark />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            {!isMobile && (
+              <>
+                <InstituteSwitcher size="xs" w={230} />
+                <YearSwitcher size="xs" w={130} />
+                <LanguageSwitcher size="xs" w={125} />
+              </>
+            )}
+            <UserMenu compact={isMobile} />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      {!isMobile && (
+        <AppShell.Navbar>
+          <SideMenu />
+        </AppShell.Navbar>
+      )}
+
+      <AppShell.Main bg="var(--mantine-color-gray-0)">
+        {ready ? (
+          <Suspense fallback={<PageLoader />}>
+            {/* Re-keyed on a switch so the page refetches under the new institute / year headers. */}
+            <Box key={`${institute?.inst_cd ?? ''}:${year?.acdm_cd ?? ''}`}>
+              <Outlet />
+            </Box>
+          </Suspense>
+        ) : (
+          <PageLoader />
+        )}
+      </AppShell.Main>
+
+      {isMobile && (
+        <Drawer opened={drawerOpened} onClose={drawer.close} size="85%" padding={0} title={<BrandMark />} styles={{ header: { paddingInline: 12 }, body: { height: 'calc(100% - 60px)' } }}>
+          <Stack gap={6} px="sm" pb="sm">
+            <InstituteSwitcher size="sm" />
+            <Group grow gap={6}>
+              <YearSwitcher size="sm" />
+              <LanguageSwitcher size="sm" />
+            </Group>
+          </Stack>
+          <Divider />
+          <Box h="calc(100% - 110px)">
+            <SideMenu onNavigate={drawer.close} />
+          </Box>
+        </Drawer>
+      )}
+    </AppShell>
+  );
+}

@@ -1,0 +1,74 @@
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { http } from '../lib/http-client';
+import { signOut, useSession } from '../lib/session-store';
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase() || '?';
+}
+
+/** Logout kills the token server side first; the local session goes whatever the answer (spec section 7). */
+export async function logout(usrNm: string): Promise<void> {
+  try {
+    await http.get('/api/employee/logout/', { query: { usr_nm: usrNm }, silent: true });
+  } catch {
+    // An expired token or a dead server must not keep anyone signed in on this browser.
+  }
+  signOut();
+}
+
+export function UserMenu({ compact = false }: { compact?: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  if (!user) return null;
+  const name = user.usr_full_nm || user.usr_nm;
+
+  return (
+    <Menu position="bottom-end" width={220} withinPortal shadow="md">
+      <Menu.Target>
+        <UnstyledButton aria-label={t('common.profile', { defaultValue: 'My Profile' })} style={{ borderRadius: 8 }} px={4} py={2}>
+          <Group gap={8} wrap="nowrap">
+            <Avatar size={32} radius="xl" color="campus" variant="filled">
+              {initials(name)}
+            </Avatar>
+            {!compact && (
+              <>
+                <div style={{ lineHeight: 1.1, maxWidth: 160 }}>
+                  <Text size="sm" fw={600} truncate>
+                    {name}
+                  </Text>
+                  <Text size="xs" c="dimmed" truncate>
+                    {user.rl_nm}
+                  </Text>
+                </div>
+                <IconChevronDown size={14} />
+              </>
+            )}
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          {t('common.signed_in_as', { defaultValue: 'Signed in as' })} {user.usr_nm}
+        </Menu.Label>
+        <Menu.Item component={Link} to={`/sms/employee/profile/update/${user.usr_cd}`} leftSection={<IconUserCircle size={16} />}>
+          {t('common.profile', { defaultValue: 'My Profile' })}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => {
+            void logout(user.usr_nm).then(() => navigate('/login', { replace: true }));
+          }}
+        >
+          {t('btn.sign_out', { defaultValue: 'Sign out' })}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
