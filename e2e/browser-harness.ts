@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { buildApp } from '../apps/server/src/app';
+import { configFromEnv } from '../apps/server/src/config';
+import { openDatabase } from '../apps/server/src/db/client';
+import { migrate } from '../apps/server/src/db/migrate';
+import { seedIfEmpty } from '../apps/server/src/db/seed';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ADMIN_PASSWORD = 'E2e-Admin-Pass-1';
+const webDist = join(import.meta.dirname, '../apps/web/dist');
+
+/**
+ * Browser tests need Chromium. In CI a missing browser is a failure; on a developer machine the tests are
+ * skipped with one loud line that says how to enable them.
+ */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI) throw new Error(`Chromium not found at ${CHROMIUM}: CI must run the browser tests (apt-get install -y chromium).`);
+  console.warn(`\n!!! BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM}. Enable them with: apt-get install -y chromium\n`);
+  return false;
+}
+
+export interface E2eEnv {
+  baseUrl: string;
+  context: BrowserContext;
+  page: Page;
+  downloadsDir: string;
+  /** Console errors and failed requests seen so far (a page test fails on them). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** The real server (built web app, fresh in-memory database with the demo seed) and a fresh browser. */
+export async function startE2e(): Promise<E2eEnv> {
+  if (!existsSync(join(webDist, 'index.html'))) throw new Error('Build the web app first: npm run build');
+  const cfg = { ...configFromEnv({}), dataDir: 'memory://', webDist, failureDelayMs: 0, logLevel: 'warn' };
+  const database = await openDatabase({ dataDir: 'memory://' });
+  await migrate(database.db);
+  await seedIfEmpty(database.db, ADMIN_PASSWORD);
+  const app = await buildApp(cfg, database, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  const profile = mkdtempSync(join(tmpdir(), 'campus-chromium-'));
+  const downloadsDir = mkdtempSync(join(tmpdir(), 'campus-downloads-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptDownloads: true,
+    downloadsPath: downloadsDir,
+    viewport: { width: 1366, height: 800 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('requestfailed', (r) => {
+    // Navigations cancel in-flight requests on purpose (spec: pending requests are cancelled).
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
+  return {
+    baseUrl,
+    context,
+    page,
+    downloadsDir,
+    problems,
+    async close() {
+      await context.close();
+      await app.close();
+      await database.close();
+      rmSync(profile, { recursive: true, force: true });
+      rmSync(downloadsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function signIn(env: E2eEnv, usr = 'ADMIN', pwd = ADMIN_PASSWORD): Promise<void> {
+  const { page, baseUrl } = env;
+  await page.goto(`${baseUrl}/login`);
+  await page.locator('input[name="usr_nm"]').fill(usr);
+  await page.locator('input[name="usr_pwd"]').fill(pwd);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 15_000 });
+}
