@@ -3,7 +3,7 @@ import type { PageDef } from '@campus/entities/pages';
 import { Alert, Box, Button, Grid, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconArrowLeft, IconDeviceFloppy, IconPencil, IconRefresh } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { usePagePermission } from '../app/page-permission-context';
@@ -16,7 +16,7 @@ import { modePath, type FormModeKind } from './entity-mode';
 import { FieldInput } from './field-input';
 import { changedFields, createBody, formFields, formValuesToBody, isWide, rowToFormValues, type FormField, type FormValue, type FormValues } from './form-values';
 import { MOBILE_QUERY } from './responsive';
-import { lastListSearch } from './use-entity-list';
+import { lastListSearch, listQueryKey } from './use-entity-list';
 
 export interface EntityFormProps {
   entity: AnyEntity;
@@ -64,6 +64,7 @@ function ViewValue({ field: ff, row }: { field: FormField; row: EntityRow }) {
  */
 export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const { can } = usePagePermission();
   const mobile = useMediaQuery(MOBILE_QUERY) ?? false;
   // Clone starts from a loaded row but is a create: the key is not writable, so it is never sent.
@@ -142,6 +143,7 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
         }
         await http.put(entityUrl(entity, id ?? ''), { ...patch, row_ver: row?.row_ver });
       }
+      await queryClient.invalidateQueries({ queryKey: listQueryKey(entity.name) });
       backToTable();
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;

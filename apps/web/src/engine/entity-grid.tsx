@@ -2,6 +2,7 @@ import type { AnyEntity } from '@campus/entities/define';
 import { Box, Button, Checkbox, Group, Menu, Text } from '@mantine/core';
 import { IconColumns3, IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import {
+  CellStyleModule,
   ClientSideRowModelModule,
   ColumnApiModule,
   ColumnAutoSizeModule,
@@ -42,6 +43,8 @@ ModuleRegistry.registerModules([
   RowSelectionModule,
   ColumnApiModule,
   ColumnAutoSizeModule,
+  // The 'rightAligned' column type of money and number columns is a cellClass.
+  CellStyleModule,
   // Names the missing module in the console during development; left out of production bundles.
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);

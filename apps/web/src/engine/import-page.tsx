@@ -2,6 +2,7 @@ import type { AnyEntity } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
 import { Alert, Button, FileInput, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft, IconCheck, IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { HttpError, http } from '../lib/http-client';
@@ -9,7 +10,7 @@ import { toast } from '../lib/toast';
 import { entityUrl } from './entity-api';
 import { modePath } from './entity-mode';
 import { ACCEPTED_IMPORT, isImportFile, templateColumns } from './import-template';
-import { lastListSearch } from './use-entity-list';
+import { lastListSearch, listQueryKey } from './use-entity-list';
 
 interface ImportError {
   row: number;
@@ -59,6 +60,7 @@ async function downloadTemplate(entity: AnyEntity): Promise<void> {
  */
 export function ImportPage({ entity, page }: ImportPageProps) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [busy, setBusy] = useState<'check' | 'commit' | 'template' | null>(null);
@@ -107,6 +109,7 @@ export function ImportPage({ entity, page }: ImportPageProps) {
         return;
       }
       const n = res?.imported ?? res?.total ?? result?.total ?? 0;
+      await queryClient.invalidateQueries({ queryKey: listQueryKey(entity.name) });
       toast.success(`Imported ${n} ${entity.label} ${n === 1 ? 'record' : 'records'}.`);
       backToTable();
     } catch (e) {

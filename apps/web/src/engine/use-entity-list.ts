@@ -43,6 +43,9 @@ export interface EntityListController {
   params: ListParams;
 }
 
+/** Query key prefix of an entity's list pages: forms invalidate it after a write so the grid is current. */
+export const listQueryKey = (entityName: string): readonly unknown[] => ['entity-list', entityName];
+
 /**
  * Where each grid's list state was last seen, so a form can return to the same page, search and sort.
  * Kept in memory only: a reload starts from the defaults, like the original.
@@ -115,7 +118,7 @@ export function useEntityList(entity: AnyEntity): EntityListController {
   }, [entity.name, searchParams]);
 
   const query = useQuery({
-    queryKey: ['entity-list', entity.name, params],
+    queryKey: [...listQueryKey(entity.name), params],
     // TanStack aborts this signal when the key changes and nobody waits for the old page any more, so a
     // fast typist or pager does not leave stale responses racing the current one.
     queryFn: ({ signal }) => http.get<ListResponse>(entityUrl(entity), { query: listQuery(params), signal }),
