@@ -230,7 +230,12 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
           ) : (
             <Grid gap={{ base: 'sm', sm: 'md' }}>
               {fields.map((f) => (
-                <Grid.Col key={f.name} span={span(f)}>
+                <Grid.Col
+                  key={f.name}
+                  span={span(f)}
+                  // A switch has no label above it: sit it on the baseline of the inputs beside it.
+                  style={f.field.kind === 'bool' && mode !== 'view' && !mobile ? { display: 'flex', alignItems: 'flex-end' } : undefined}
+                >
                   {mode === 'view' && row ? (
                     <ViewValue field={f} row={row} />
                   ) : (

@@ -126,6 +126,8 @@ export function EntityGrid(props: EntityGridProps) {
         headerName: c.label,
         hide: c.hidden,
         sortable: c.sortable,
+        // No type inference: it would draw booleans as checkboxes, and the spec shows them as Yes/No.
+        cellDataType: false,
         comparator: keepServerOrder,
         type: c.align === 'right' ? 'rightAligned' : undefined,
         valueFormatter: (p) => formatCell(c.kind, p.value),

@@ -181,7 +181,7 @@ export function FieldInput(props: FieldInputProps) {
           onChange={(e) => onChange(e.currentTarget.checked)}
           disabled={disabled}
           error={error}
-          mt={{ base: 0, sm: 28 }}
+          mb={6}
         />
       );
     case 'select':
