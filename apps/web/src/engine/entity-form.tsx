@@ -40,7 +40,11 @@ function focusField(name: string): void {
 function ViewValue({ field: ff, row }: { field: FormField; row: EntityRow }) {
   const f = ff.field;
   const raw = f.kind === 'link' ? (row[f.as] ?? row[ff.name]) : row[ff.name];
-  const text = formatCell(f.kind === 'link' ? 'text' : f.kind, raw);
+  // JSON (e.g. an audit row's before/after) is indented so it can be read; everything else as in the grid.
+  const text =
+    f.kind === 'json' && raw !== null && raw !== undefined && typeof raw !== 'string'
+      ? JSON.stringify(raw, null, 2)
+      : formatCell(f.kind === 'link' ? 'text' : f.kind, raw);
   const long = isWide(f);
   return (
     <Box>
