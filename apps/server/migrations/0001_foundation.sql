@@ -339,39 +339,31 @@ CREATE INDEX "session_usr_idx" ON "session" USING btree ("usr_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "institute_inst_nm_uq" ON "institute" USING btree (lower("inst_nm"));
 --> statement-breakpoint
-CREATE INDEX "institute_inst_nm_trgm" ON "institute" USING gin ("inst_nm" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "institute_inst_ph_trgm" ON "institute" USING gin ("inst_ph" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "institute_inst_eml_trgm" ON "institute" USING gin ("inst_eml" gin_trgm_ops);
+CREATE INDEX "institute_search_trgm" ON "institute" USING gin ((lower(coalesce("inst_nm", '') || ' ' || coalesce("inst_ph", '') || ' ' || coalesce("inst_eml", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE UNIQUE INDEX "language_lang_nm_uq" ON "language" USING btree (lower("lang_nm"));
 --> statement-breakpoint
-CREATE INDEX "language_lang_nm_trgm" ON "language" USING gin ("lang_nm" gin_trgm_ops);
---> statement-breakpoint
 CREATE UNIQUE INDEX "language_lang_asset_fl_nm_uq" ON "language" USING btree (lower("lang_asset_fl_nm"));
+--> statement-breakpoint
+CREATE INDEX "language_search_trgm" ON "language" USING gin ((lower(coalesce("lang_nm", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "religion_scope_idx" ON "religion" USING btree ("inst_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "religion_rgn_nm_uq" ON "religion" USING btree ("inst_cd",lower("rgn_nm"));
 --> statement-breakpoint
-CREATE INDEX "religion_rgn_nm_trgm" ON "religion" USING gin ("rgn_nm" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "religion_rgn_desc_trgm" ON "religion" USING gin ("rgn_desc" gin_trgm_ops);
+CREATE INDEX "religion_search_trgm" ON "religion" USING gin ((lower(coalesce("rgn_nm", '') || ' ' || coalesce("rgn_desc", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "community_scope_idx" ON "community" USING btree ("inst_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "community_cmty_nm_uq" ON "community" USING btree ("inst_cd",lower("cmty_nm"));
 --> statement-breakpoint
-CREATE INDEX "community_cmty_nm_trgm" ON "community" USING gin ("cmty_nm" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "community_cmty_ctgy_trgm" ON "community" USING gin ("cmty_ctgy" gin_trgm_ops);
+CREATE INDEX "community_search_trgm" ON "community" USING gin ((lower(coalesce("cmty_nm", '') || ' ' || coalesce("cmty_ctgy", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "designation_scope_idx" ON "designation" USING btree ("inst_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "designation_desg_nm_uq" ON "designation" USING btree ("inst_cd",lower("desg_nm"));
 --> statement-breakpoint
-CREATE INDEX "designation_desg_nm_trgm" ON "designation" USING gin ("desg_nm" gin_trgm_ops);
+CREATE INDEX "designation_search_trgm" ON "designation" USING gin ((lower(coalesce("desg_nm", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "designation_sort_idx" ON "designation" USING btree ("inst_cd","desg_odr");
 --> statement-breakpoint
@@ -379,19 +371,19 @@ CREATE INDEX "role_scope_idx" ON "role" USING btree ("inst_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "role_rl_nm_uq" ON "role" USING btree ("inst_cd",lower("rl_nm"));
 --> statement-breakpoint
-CREATE INDEX "role_rl_nm_trgm" ON "role" USING gin ("rl_nm" gin_trgm_ops);
+CREATE INDEX "role_search_trgm" ON "role" USING gin ((lower(coalesce("rl_nm", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "leave_type_scope_idx" ON "leave_type" USING btree ("inst_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "leave_type_leav_typ_nm_uq" ON "leave_type" USING btree ("inst_cd",lower("leav_typ_nm"));
 --> statement-breakpoint
-CREATE INDEX "leave_type_leav_typ_nm_trgm" ON "leave_type" USING gin ("leav_typ_nm" gin_trgm_ops);
+CREATE INDEX "leave_type_search_trgm" ON "leave_type" USING gin ((lower(coalesce("leav_typ_nm", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "document_type_scope_idx" ON "document_type" USING btree ("inst_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "document_type_doc_typ_nm_uq" ON "document_type" USING btree ("inst_cd",lower("doc_typ_nm"));
 --> statement-breakpoint
-CREATE INDEX "document_type_doc_typ_nm_trgm" ON "document_type" USING gin ("doc_typ_nm" gin_trgm_ops);
+CREATE INDEX "document_type_search_trgm" ON "document_type" USING gin ((lower(coalesce("doc_typ_nm", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "academic_scope_idx" ON "academic" USING btree ("inst_cd");
 --> statement-breakpoint
@@ -403,21 +395,13 @@ CREATE INDEX "employee_scope_idx" ON "employee" USING btree ("inst_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "employee_usr_nm_uq" ON "employee" USING btree (lower("usr_nm"));
 --> statement-breakpoint
-CREATE INDEX "employee_usr_nm_trgm" ON "employee" USING gin ("usr_nm" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "employee_usr_full_nm_trgm" ON "employee" USING gin ("usr_full_nm" gin_trgm_ops);
---> statement-breakpoint
 CREATE UNIQUE INDEX "employee_usr_id_uq" ON "employee" USING btree ("inst_cd",lower("usr_id"));
---> statement-breakpoint
-CREATE INDEX "employee_usr_id_trgm" ON "employee" USING gin ("usr_id" gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "employee_usr_typ_idx" ON "employee" USING btree ("usr_typ");
 --> statement-breakpoint
 CREATE INDEX "employee_usr_desg_idx" ON "employee" USING btree ("usr_desg");
 --> statement-breakpoint
-CREATE INDEX "employee_usr_ph_trgm" ON "employee" USING gin ("usr_ph" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "employee_usr_eml_trgm" ON "employee" USING gin ("usr_eml" gin_trgm_ops);
+CREATE INDEX "employee_search_trgm" ON "employee" USING gin ((lower(coalesce("usr_nm", '') || ' ' || coalesce("usr_full_nm", '') || ' ' || coalesce("usr_id", '') || ' ' || coalesce("usr_ph", '') || ' ' || coalesce("usr_eml", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "employee_sort_idx" ON "employee" USING btree ("inst_cd","usr_full_nm");
 --> statement-breakpoint
@@ -431,9 +415,7 @@ CREATE INDEX "user_permission_group_scope_idx" ON "user_permission_group" USING 
 --> statement-breakpoint
 CREATE UNIQUE INDEX "user_permission_group_upg_nm_uq" ON "user_permission_group" USING btree ("inst_cd",lower("upg_nm"));
 --> statement-breakpoint
-CREATE INDEX "user_permission_group_upg_nm_trgm" ON "user_permission_group" USING gin ("upg_nm" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "user_permission_group_upg_desc_trgm" ON "user_permission_group" USING gin ("upg_desc" gin_trgm_ops);
+CREATE INDEX "user_permission_group_search_trgm" ON "user_permission_group" USING gin ((lower(coalesce("upg_nm", '') || ' ' || coalesce("upg_desc", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "user_permission_scope_idx" ON "user_permission" USING btree ("inst_cd");
 --> statement-breakpoint
@@ -441,11 +423,7 @@ CREATE INDEX "user_permission_usr_prms_usr_cd_idx" ON "user_permission" USING bt
 --> statement-breakpoint
 CREATE INDEX "user_permission_upg_cd_idx" ON "user_permission" USING btree ("upg_cd");
 --> statement-breakpoint
-CREATE INDEX "user_permission_usr_prms_mdl_trgm" ON "user_permission" USING gin ("usr_prms_mdl" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "user_permission_usr_prms_page_trgm" ON "user_permission" USING gin ("usr_prms_page" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "user_permission_usr_prms_dscr_trgm" ON "user_permission" USING gin ("usr_prms_dscr" gin_trgm_ops);
+CREATE INDEX "user_permission_search_trgm" ON "user_permission" USING gin ((lower(coalesce("usr_prms_mdl", '') || ' ' || coalesce("usr_prms_page", '') || ' ' || coalesce("usr_prms_dscr", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "user_permission_sort_idx" ON "user_permission" USING btree ("inst_cd","usr_prms_mdl");
 --> statement-breakpoint
@@ -461,9 +439,7 @@ CREATE INDEX "setting_scope_idx" ON "setting" USING btree ("inst_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "setting_setg_unq_cd_uq" ON "setting" USING btree ("inst_cd",lower("setg_unq_cd"));
 --> statement-breakpoint
-CREATE INDEX "setting_setg_unq_cd_trgm" ON "setting" USING gin ("setg_unq_cd" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "setting_setg_nm_trgm" ON "setting" USING gin ("setg_nm" gin_trgm_ops);
+CREATE INDEX "setting_search_trgm" ON "setting" USING gin ((lower(coalesce("setg_unq_cd", '') || ' ' || coalesce("setg_nm", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE UNIQUE INDEX "table_setting_uq1" ON "table_setting" USING btree ("tbl_setg_usr_cd","tbl_setg_tbl_nm");
 --> statement-breakpoint
@@ -471,9 +447,7 @@ CREATE INDEX "login_history_scope_idx" ON "login_history" USING btree ("inst_cd"
 --> statement-breakpoint
 CREATE INDEX "login_history_usr_cd_idx" ON "login_history" USING btree ("usr_cd");
 --> statement-breakpoint
-CREATE INDEX "login_history_log_hsty_usr_nm_trgm" ON "login_history" USING gin ("log_hsty_usr_nm" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "login_history_log_hsty_ip_trgm" ON "login_history" USING gin ("log_hsty_ip" gin_trgm_ops);
+CREATE INDEX "login_history_search_trgm" ON "login_history" USING gin ((lower(coalesce("log_hsty_usr_nm", '') || ' ' || coalesce("log_hsty_ip", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "login_history_sort_idx" ON "login_history" USING btree ("inst_cd","log_hsty_cd");
 --> statement-breakpoint
@@ -481,14 +455,6 @@ CREATE INDEX "action_history_scope_idx" ON "action_history" USING btree ("inst_c
 --> statement-breakpoint
 CREATE INDEX "action_history_usr_cd_idx" ON "action_history" USING btree ("usr_cd");
 --> statement-breakpoint
-CREATE INDEX "action_history_actn_hsty_mdl_trgm" ON "action_history" USING gin ("actn_hsty_mdl" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "action_history_actn_hsty_pg_nm_trgm" ON "action_history" USING gin ("actn_hsty_pg_nm" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "action_history_actn_hsty_mthd_trgm" ON "action_history" USING gin ("actn_hsty_mthd" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "action_history_actn_hsty_entity_trgm" ON "action_history" USING gin ("actn_hsty_entity" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "action_history_actn_hsty_row_key_trgm" ON "action_history" USING gin ("actn_hsty_row_key" gin_trgm_ops);
+CREATE INDEX "action_history_search_trgm" ON "action_history" USING gin ((lower(coalesce("actn_hsty_mdl", '') || ' ' || coalesce("actn_hsty_pg_nm", '') || ' ' || coalesce("actn_hsty_mthd", '') || ' ' || coalesce("actn_hsty_entity", '') || ' ' || coalesce("actn_hsty_row_key", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "action_history_sort_idx" ON "action_history" USING btree ("inst_cd","actn_hsty_cd");

@@ -83,6 +83,21 @@ function columnFor(name: string, f: Field, e: AnyEntity): PgColumnBuilderBase {
 const scopeCols = (e: AnyEntity): string[] =>
   e.scope === 'institute' ? ['inst_cd'] : e.scope === 'academic-year' ? ['inst_cd', 'acdm_cd'] : [];
 
+/** Searchable columns stored on the row itself (links are searched through their target's name). */
+export const textSearchFields = (e: AnyEntity): string[] =>
+  Object.entries(e.fields)
+    .filter(([, f]) => f.search && (f.kind === 'text' || f.kind === 'select'))
+    .map(([n]) => n);
+
+/**
+ * One lower-cased text of all searchable columns, so that a quick search is one trigram index lookup
+ * instead of an OR over several columns (which the planner answers with a sequential scan). The list query
+ * must build exactly this expression for the index to be used.
+ */
+export function searchExpression(cols: (PgColumn | ExtraConfigColumn)[]): SQL {
+  return sql`lower(${sql.join(cols.map((col) => sql`coalesce(${col}, '')`), sql` || ' ' || `)})`;
+}
+
 type IndexPart = ExtraConfigColumn | SQL;
 const atLeastOne = (parts: IndexPart[]): [IndexPart, ...IndexPart[]] => parts as [IndexPart, ...IndexPart[]];
 
@@ -116,8 +131,11 @@ function buildEntityTable(e: AnyEntity): EntityTable {
         const target = f.kind === 'text' ? sql`lower(${c[name]})` : c[name];
         out.push(uniqueIndex(`${e.table}_${name}_uq`).on(...atLeastOne([...byScope, target])));
       }
-      if (f.search && f.kind === 'text') out.push(index(`${e.table}_${name}_trgm`).using('gin', c[name].op('gin_trgm_ops')));
       if (f.kind === 'link') out.push(index(`${e.table}_${name}_idx`).on(c[name]));
+    }
+    const searchCols = textSearchFields(e);
+    if (searchCols.length) {
+      out.push(index(`${e.table}_search_trgm`).using('gin', sql`(${searchExpression(searchCols.map((n) => c[n]))}) gin_trgm_ops`));
     }
     for (const [i, u] of (e.uniqueTogether ?? []).entries()) {
       const fs = u.fields.map((n) => c[n]);

@@ -1,9 +1,9 @@
 import { fieldSchema, type AnyEntity } from '@campus/entities/define';
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { RequestContext } from '../access/request-context';
 import { dyn, type DynTable } from '../db/dyn-table';
-import { entityTable } from '../db/tables';
+import { entityTable, searchExpression, textSearchFields } from '../db/tables';
 import { badRequest } from '../lib/http-error';
 
 /**
@@ -87,14 +87,19 @@ const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function searchWhere(e: AnyEntity, s: Selection, q: string | undefined): SQL | undefined {
   if (!q) return undefined;
-  const pattern = `%${escapeLike(q)}%`;
+  const pattern = `%${escapeLike(q.toLowerCase())}%`;
   const conds: SQL[] = [];
+  const own = textSearchFields(e);
+  if (own.length) conds.push(sql`${searchExpression(own.map((n) => s.table[n]))} LIKE ${pattern}`);
   for (const [name, f] of Object.entries(e.fields)) {
     if (!f.search) continue;
-    if (f.kind === 'link') conds.push(ilike(s.linkDisplay[name], pattern));
-    else if (f.kind === 'number' || f.kind === 'code') {
-      if (/^\d{1,9}$/.test(q)) conds.push(eq(s.table[name], Number(q)));
-    } else conds.push(ilike(s.table[name], pattern));
+    if (f.kind === 'link') {
+      // Through the target's own index, so the OR stays index-friendly (no join needed to filter).
+      const target = entityTable(f.to);
+      const tt = dyn(target.table);
+      conds.push(inArray(s.table[name], sql`(SELECT ${tt[target.entity.key]} FROM ${tt} WHERE ${tt[f.display]}::text ILIKE ${pattern})`));
+    } else if ((f.kind === 'number' || f.kind === 'code') && /^\d{1,9}$/.test(q)) conds.push(eq(s.table[name], Number(q)));
+    else if (f.kind === 'date' || f.kind === 'time') conds.push(sql`${s.table[name]}::text LIKE ${pattern}`);
   }
   if (/^\d{1,9}$/.test(q)) conds.push(eq(s.table[e.key], Number(q)));
   return conds.length ? or(...conds) : sql`false`;
