@@ -184,8 +184,8 @@ export function ImportPage({ entity, page }: ImportPageProps) {
             <Table striped withTableBorder fz="sm" bg="var(--mantine-color-body)">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th w={70}>Row</Table.Th>
-                  <Table.Th w={180}>Column</Table.Th>
+                  <Table.Th w={56}>Row</Table.Th>
+                  <Table.Th>Column</Table.Th>
                   <Table.Th>Problem</Table.Th>
                 </Table.Tr>
               </Table.Thead>
