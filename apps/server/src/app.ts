@@ -112,7 +112,14 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
 
   if (cfg.webDist && existsSync(join(cfg.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: cfg.webDist, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: cfg.webDist,
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+      // Hashed asset names never change content: cache them for a year; index.html is always revalidated.
+      setHeaders: (res, path) => res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
   }
   app.setNotFoundHandler((req, reply) => {
     // Client-side routes (sms/..., login) get the app shell; unknown API paths a JSON 404.
