@@ -184,6 +184,13 @@ export type AnyEntity = EntityDef<Record<string, Field>>;
 
 export const apiPath = (e: AnyEntity): string => e.api ?? `/api/${e.name}/`;
 
+/** A path under the entity's API: {api}{id}, {api}options... with exactly one slash between. */
+export const apiUrl = (e: AnyEntity, suffix: string | number = ''): string => {
+  const base = apiPath(e);
+  const s = String(suffix);
+  return s === '' ? base : `${base.endsWith('/') ? base : `${base}/`}${s}`;
+};
+
 /** Fields a client may send on create/update. */
 export function writableFields(e: AnyEntity): [string, Field][] {
   return Object.entries(e.fields).filter(([, f]) => f.kind !== 'code' && !f.readOnly && !f.auto);

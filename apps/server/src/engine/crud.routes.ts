@@ -1,4 +1,4 @@
-import { apiPath, hasRoute, type AnyEntity } from '@campus/entities/define';
+import { apiPath, apiUrl, hasRoute, type AnyEntity } from '@campus/entities/define';
 import { pages, pagesOfEntity, type PageDef } from '@campus/entities/pages';
 import { entities } from '@campus/entities/registry';
 import type { FastifyInstance } from 'fastify';
@@ -45,7 +45,7 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
       );
     }
     app.get(
-      `${base}options`,
+      apiUrl(e, 'options'),
       { config: { access: { kind: 'page', pages: [...pagesOf, ...pagesLinkingTo(e)] } }, schema: { tags, summary: `${e.label} choices` } },
       async (req) => {
         const q = req.query as { q?: string; ids?: string };
@@ -57,7 +57,7 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
       },
     );
     if (hasRoute(e, 'get')) {
-      app.get(`${base}:id`, { config: page(), schema: { tags, summary: `One ${e.label}` } }, async (req) =>
+      app.get(apiUrl(e, ':id'), { config: page(), schema: { tags, summary: `One ${e.label}` } }, async (req) =>
         getRow(db, e, mustCtx(req), parseId(req.params)),
       );
     }
@@ -69,7 +69,7 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
     }
     if (hasRoute(e, 'update')) {
       // The button is decided by what changes (edit, or only a toggle's own button): see updateRow.
-      app.put(`${base}:id`, { config: page(), schema: { tags, summary: `Update ${e.label}` } }, async (req) =>
+      app.put(apiUrl(e, ':id'), { config: page(), schema: { tags, summary: `Update ${e.label}` } }, async (req) =>
         updateRow(db, e, mustCtx(req), parseId(req.params), req.body),
       );
     }
@@ -79,7 +79,7 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
       }));
     }
     if (hasRoute(e, 'import') && hasRoute(e, 'create')) {
-      app.post(`${base}import`, { config: page('import'), schema: { tags, summary: `Import ${e.label} from .xlsx or .csv` } }, async (req) => {
+      app.post(apiUrl(e, 'import'), { config: page('import'), schema: { tags, summary: `Import ${e.label} from .xlsx or .csv` } }, async (req) => {
         const dryRun = ['1', 'true'].includes(String((req.query as { dryRun?: string }).dryRun ?? ''));
         const file = await req.file();
         if (!file) throw badRequest('Choose a .xlsx or .csv file to import.');

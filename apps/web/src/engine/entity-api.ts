@@ -1,4 +1,4 @@
-import { apiPath, type AnyEntity } from '@campus/entities/define';
+import { apiUrl, type AnyEntity } from '@campus/entities/define';
 
 /** One row as the list and get routes return it: declared fields, joined link columns and row_ver. */
 export type EntityRow = Record<string, unknown>;
@@ -22,13 +22,9 @@ export interface LinkOption {
   label: string;
 }
 
-/**
- * {api}{suffix}, concatenated exactly as docs/api-contract.md writes it and as the server registers its
- * routes (`${apiPath}:id`, `${apiPath}options`). Most bases end in '/'; the history entities' do not, and
- * the server's routes follow the same literal concatenation, so no slash is added here.
- */
+/** {api}{suffix} with one slash between (the history entities' bases end without one). */
 export function entityUrl(entity: AnyEntity, suffix: string | number = ''): string {
-  return `${apiPath(entity)}${String(suffix)}`;
+  return apiUrl(entity, suffix);
 }
 
 export function listQuery(p: ListParams): Record<string, string | number | undefined> {

@@ -2,7 +2,7 @@ import { hasRoute } from '@campus/entities/define';
 import { findPage } from '@campus/entities/pages';
 import { findEntity } from '@campus/entities/registry';
 import { Skeleton } from '@mantine/core';
-import { lazy, Suspense, type ComponentType, type JSX } from 'react';
+import { Suspense, type ComponentType, type JSX } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { usePagePermission } from '../app/page-permission-context';
 import { EntityForm } from './entity-form';
@@ -10,15 +10,8 @@ import { EntityListPage } from './entity-list-page';
 import { modePath, parseMode } from './entity-mode';
 import { ImportPage } from './import-page';
 
-/*
- * Pages whose create/update screen is a hand-written workflow instead of the generic form. This table is
- * the engine's only reference to workflows; each loads lazily, so the engine chunk does not carry them.
- */
-const workflowForms: Record<string, ComponentType> = {
-  'user_permission/permission': lazy(() =>
-    import('../workflows/permission-editor/permission-editor-page').then((m) => ({ default: m.PermissionEditorPage })),
-  ),
-};
+/** Hand-written create/update screens by 'module/page', supplied by the app so the engine imports no workflow. */
+export type WorkflowForms = Readonly<Record<string, ComponentType>>;
 
 const NOT_FOUND = '/page_not_found';
 const NOT_AUTHORISED = '/page_not_autherised';
@@ -27,7 +20,7 @@ const NOT_AUTHORISED = '/page_not_autherised';
  * Route element of sms/:module/:page/*: finds the page and its entity in the declarations and shows the
  * list, a form or the import screen for the mode in the rest of the path.
  */
-export function EntityPage(): JSX.Element {
+export function EntityPage({ workflowForms = {} }: { workflowForms?: WorkflowForms }): JSX.Element {
   const params = useParams();
   const { can } = usePagePermission();
   const module = params.module ?? '';

@@ -1,0 +1,9 @@
+import { lazy } from 'react';
+import type { WorkflowForms } from '../engine/entity-page';
+
+/** Pages whose create/update screen is a hand-written workflow; each loads only when opened. */
+export const workflowForms: WorkflowForms = {
+  'user_permission/permission': lazy(() =>
+    import('../workflows/permission-editor/permission-editor-page').then((m) => ({ default: m.PermissionEditorPage })),
+  ),
+};
