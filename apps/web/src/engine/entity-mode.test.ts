@@ -27,11 +27,11 @@ describe('parseMode', () => {
 });
 
 describe('entityUrl', () => {
-  it('appends the suffix to the api base as the contract writes it', () => {
+  it('puts exactly one slash between the api base and the suffix', () => {
     expect(entityUrl(entity('religion'))).toBe('/api/religion/');
     expect(entityUrl(entity('religion'), 4)).toBe('/api/religion/4');
     expect(entityUrl(entity('religion'), 'options')).toBe('/api/religion/options');
-    expect(entityUrl(entity('action_history'), 4)).toBe('/api/action_history/actionhistory4');
+    expect(entityUrl(entity('action_history'), 4)).toBe('/api/action_history/actionhistory/4');
   });
 
   it('leaves out an empty search and a direction without sort', () => {
