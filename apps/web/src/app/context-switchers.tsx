@@ -25,7 +25,9 @@ export function InstituteSwitcher(props: Common) {
       }}
       allowDeselect={false}
       searchable={institutes.length > 6}
-      disabled={institutes.length <= 1}
+      // One institute: nothing to switch, but the name stays readable rather than greyed out.
+      readOnly={institutes.length <= 1}
+      rightSection={institutes.length <= 1 ? <span /> : undefined}
       {...props}
     />
   );

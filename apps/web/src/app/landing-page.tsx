@@ -24,7 +24,7 @@ export function LandingPage() {
           <Group h="100%" justify="space-between" wrap="nowrap">
             <BrandMark to="/landing" />
             <Group gap="xs" wrap="nowrap">
-              <LanguageSwitcher size="xs" w={120} visibleFrom="xs" />
+              <LanguageSwitcher size="xs" w={118} />
               <UserMenu compact />
             </Group>
           </Group>

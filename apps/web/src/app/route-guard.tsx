@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { http, HttpError } from '../lib/http-client';
-import { setDataChk, useSession } from '../lib/session-store';
+import { getSession, setDataChk, useSession } from '../lib/session-store';
 import {
   buildPagePermission,
   PagePermissionContext,
@@ -55,8 +55,13 @@ export function RouteGuard({ module, page, children }: { module: string; page: s
   const cancelled = query.error instanceof HttpError && query.error.cancelled;
   const { refetch } = query;
   useEffect(() => {
-    // Cancelled by a navigation that came back here before the answer: ask again rather than sign out.
-    if (cancelled) void refetch();
+    if (!cancelled) return undefined;
+    // Cancelled by a navigation within this page (table -> create): ask again rather than sign out. Deferred
+    // so that a navigation away, which unmounts this guard, clears it before it runs.
+    const timer = setTimeout(() => {
+      if (getSession().user) void refetch();
+    }, 0);
+    return () => clearTimeout(timer);
   }, [cancelled, refetch]);
 
   useEffect(() => {

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { http } from '../lib/http-client';
 import { useSession } from '../lib/session-store';
 import { truthyFlag, type PermissionRow } from './page-permission-context';
+import { USER_DETAIL_KEY } from './query-client';
 
 interface UserDetail {
   user?: unknown;
@@ -35,7 +36,7 @@ export function menuPages(allowed: ReadonlySet<string>): PageDef[] {
 export function useAllowedPages(): { pages: PageDef[]; isLoading: boolean; isError: boolean } {
   const { user, institute } = useSession();
   const query = useQuery({
-    queryKey: ['user-detail', user?.usr_cd ?? null, institute?.inst_cd ?? null],
+    queryKey: [USER_DETAIL_KEY, user?.usr_cd ?? null, institute?.inst_cd ?? null],
     enabled: !!user,
     staleTime: 5 * 60_000,
     queryFn: ({ signal }) => http.get<UserDetail>('/api/user_permission/userDetail', { signal }),

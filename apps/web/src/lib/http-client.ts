@@ -112,6 +112,8 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
   if (!verifyStoredUser()) throw new HttpError(401, 'Signed out.', undefined, true);
 
   const fullUrl = buildUrl(url, opts.query);
+  // Only sign-in goes out without a session: a page left over from a sign-out must not call anonymously.
+  if (!getSession().user && !isLoginCall(fullUrl)) throw new HttpError(401, 'Signed out.', undefined, true);
   const callerHeaders = { ...(opts.headers ?? {}) };
   const dontShowMsg = callerHeaders[DONT_SHOW_MSG];
   delete callerHeaders[DONT_SHOW_MSG];

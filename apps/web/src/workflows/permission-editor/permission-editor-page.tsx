@@ -18,7 +18,7 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconDeviceFloppy, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type JSX } from 'react';
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { http, HttpError } from '../../lib/http-client';
@@ -96,6 +96,7 @@ export function PermissionEditorPage(): JSX.Element {
   const [state, setState] = useState<EditorState>(emptyState);
   const [filter, setFilter] = useState('');
   const [saving, setSaving] = useState(false);
+  const subjectRef = useRef<HTMLInputElement>(null);
 
   const initialSubject = initial.subject;
   const initialKey = initialSubject ? `${initialSubject.kind}:${initialSubject.kind === 'user' ? initialSubject.usr_cd : initialSubject.upg_cd}` : null;
@@ -144,7 +145,7 @@ export function PermissionEditorPage(): JSX.Element {
   async function save() {
     if (subjectId === null) {
       toast.danger(requiredFieldMessage({ control: 'select', label: subjectLabel }));
-      document.querySelector<HTMLInputElement>('input[name="subject"]')?.focus();
+      subjectRef.current?.focus();
       return;
     }
     const subject: Subject = kind === 'user' ? { kind, usr_cd: subjectId } : { kind, upg_cd: subjectId };
@@ -212,6 +213,7 @@ export function PermissionEditorPage(): JSX.Element {
               <SubjectSelect
                 key={kind}
                 name="subject"
+                inputRef={subjectRef}
                 api={kind === 'user' ? '/api/employee/' : '/api/user_permission_group/'}
                 label={subjectLabel}
                 placeholder={
@@ -314,7 +316,7 @@ export function PermissionEditorPage(): JSX.Element {
                           <Checkbox
                             miw={200}
                             label={pageLabel(p)}
-                            description={t('permission.allowed', { defaultValue: 'Allowed' })}
+                            title={t('permission.allowed', { defaultValue: 'Allowed' })}
                             checked={grant.allowed}
                             disabled={subjectId === null}
                             onChange={(e) => {

@@ -1,7 +1,7 @@
 import { Loader, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type Ref } from 'react';
 import { http } from '../../lib/http-client';
 
 interface Option {
@@ -19,10 +19,11 @@ interface SubjectSelectProps {
   disabled?: boolean;
   required?: boolean;
   name: string;
+  inputRef?: Ref<HTMLInputElement>;
 }
 
 /** A dropdown searched on the server: institutes can have thousands of employees. */
-export function SubjectSelect({ api, label, placeholder, value, onChange, disabled, required, name }: SubjectSelectProps) {
+export function SubjectSelect({ api, label, placeholder, value, onChange, disabled, required, name, inputRef }: SubjectSelectProps) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const options = useQuery({
@@ -44,6 +45,7 @@ export function SubjectSelect({ api, label, placeholder, value, onChange, disabl
 
   return (
     <Select
+      ref={inputRef}
       name={name}
       label={label}
       placeholder={placeholder}
