@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { appTheme } from './app/app-theme';
 import { AppRouter } from './app/app-router';
 import { queryClient } from './app/query-client';
+import { installGlobalErrorHandler } from './lib/global-error-handler';
 import { initI18n, localeOf } from './lib/i18n';
 import { TOAST_DURATION_MS } from './lib/toast';
 
@@ -33,6 +34,8 @@ function App() {
     </StrictMode>
   );
 }
+
+installGlobalErrorHandler();
 
 const root = createRoot(document.getElementById('root')!);
 // The first paint waits for the language file (a few KB) so no screen flashes raw keys.

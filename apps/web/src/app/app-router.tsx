@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { registerNavigate } from '../lib/app-navigation';
 import { cancelPendingRequests } from '../lib/http-client';
 import { onTamper } from '../lib/session-store';
-import { NotAuthorisedPage, NotFoundPage } from './error-pages';
+import { AppErrorPage, NotAuthorisedPage, NotFoundPage } from './error-pages';
 import { LoginPage } from './login-page';
 import { RequireUser } from './require-user';
 import { RootLayout } from './root-layout';
@@ -20,6 +20,7 @@ export const router = createBrowserRouter([
   {
     path: '/',
     element: <RootLayout />,
+    errorElement: <AppErrorPage />,
     children: [
       { index: true, element: <Navigate to="sms" replace /> },
       { path: 'login', element: <LoginPage /> },
@@ -39,24 +40,30 @@ export const router = createBrowserRouter([
           </RequireUser>
         ),
         children: [
-          { index: true, element: <Navigate to="dashboard" replace /> },
           {
-            path: 'dashboard',
-            element: (
-              <RouteGuard module="dashboard" page="">
-                <DashboardPage />
-              </RouteGuard>
-            ),
+            // Keeps the shell on screen when one page fails to render.
+            errorElement: <AppErrorPage embedded />,
+            children: [
+              { index: true, element: <Navigate to="dashboard" replace /> },
+              {
+                path: 'dashboard',
+                element: (
+                  <RouteGuard module="dashboard" page="">
+                    <DashboardPage />
+                  </RouteGuard>
+                ),
+              },
+              {
+                path: 'schedule/table',
+                element: (
+                  <RouteGuard module="schedule" page="table">
+                    <SchedulePage />
+                  </RouteGuard>
+                ),
+              },
+              { path: ':module/:page/*', element: <EntityRoute /> },
+            ],
           },
-          {
-            path: 'schedule/table',
-            element: (
-              <RouteGuard module="schedule" page="table">
-                <SchedulePage />
-              </RouteGuard>
-            ),
-          },
-          { path: ':module/:page/*', element: <EntityRoute /> },
         ],
       },
       { path: 'page_not_found', element: <NotFoundPage /> },

@@ -1,7 +1,9 @@
 import { Button, Center, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconArrowLeft, IconLayoutDashboard, IconLockAccess, IconMapQuestion, type Icon } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArrowLeft, IconLayoutDashboard, IconLockAccess, IconMapQuestion, IconRefresh, type Icon } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useRouteError } from 'react-router';
+import { handleGlobalError } from '../lib/global-error-handler';
 import { useSession } from '../lib/session-store';
 
 function ErrorPage({ icon: IconC, code, title, text }: { icon: Icon; code: string; title: string; text: string }) {
@@ -57,5 +59,43 @@ export function NotAuthorisedPage() {
         defaultValue: 'You do not have permission to open this page. Ask your administrator if you need it.',
       })}
     />
+  );
+}
+
+/**
+ * Route error boundary: a page that failed to render (or a chunk that failed to load after a deploy)
+ * gets a way out instead of a blank screen.
+ */
+export function AppErrorPage({ embedded = false }: { embedded?: boolean }) {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  const chunkFailed = error instanceof Error && /dynamically imported module|Failed to fetch|Loading chunk/i.test(error.message);
+  useEffect(() => {
+    handleGlobalError(error);
+  }, [error]);
+  return (
+    <Center mih={embedded ? '60vh' : '100dvh'} p="md">
+      <Stack align="center" gap="sm" maw={460} ta="center">
+        <ThemeIcon size={72} radius="xl" variant="light" color="red">
+          <IconAlertTriangle size={40} stroke={1.5} />
+        </ThemeIcon>
+        <Title order={1} size="h2">
+          {chunkFailed ? t('errors.reload_title', { defaultValue: 'A new version is available' }) : t('errors.crash_title', { defaultValue: 'Something went wrong' })}
+        </Title>
+        <Text c="dimmed">
+          {chunkFailed
+            ? t('errors.reload_text', { defaultValue: 'Reload the page to continue.' })
+            : t('errors.crash_text', { defaultValue: 'This page could not be shown. Reload it, or go back to the dashboard.' })}
+        </Text>
+        <Group mt="md" justify="center">
+          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => window.location.reload()}>
+            {t('btn.refresh', { defaultValue: 'Refresh' })}
+          </Button>
+          <Button component="a" href="/sms/dashboard" leftSection={<IconLayoutDashboard size={16} />}>
+            {t('btn.go_dashboard', { defaultValue: 'Go to dashboard' })}
+          </Button>
+        </Group>
+      </Stack>
+    </Center>
   );
 }
