@@ -169,6 +169,23 @@ describe.each(backends)('access rules on %s', (backend) => {
       expect(r.statusCode).toBe(403);
     });
 
+    it('lets nobody raise their own role, and only admins give an admin role', async () => {
+      const t = await staff([{ module: 'employee', page: 'profile', btns: 'view,create,edit' }], false, 'OFFICE CLERK');
+      const s = as(t, 'employee', 'profile');
+      const me = (await call(srv.app, s, 'GET', `/api/employee/${t.usr_cd}`)).json<Row>();
+      const own = await call(srv.app, s, 'PUT', `/api/employee/${t.usr_cd}`, { usr_typ: await roleId('TEACHER'), row_ver: me.row_ver });
+      expect(own.statusCode).toBe(403);
+      const other = await staff([]);
+      const row = (await call(srv.app, s, 'GET', `/api/employee/${other.usr_cd}`)).json<Row>();
+      const up = await call(srv.app, s, 'PUT', `/api/employee/${other.usr_cd}`, { usr_typ: await roleId('ADMIN'), row_ver: row.row_ver });
+      expect(up.statusCode).toBe(403);
+      const made = await call(srv.app, s, 'POST', '/api/employee/', { usr_nm: `NEWADM${counter++}`, usr_full_nm: 'Would Be Admin', usr_typ: await roleId('ADMIN') });
+      expect(made.statusCode).toBe(403);
+      const fine = await call(srv.app, s, 'PUT', `/api/employee/${other.usr_cd}`, { usr_typ: await roleId('LIBRARIAN'), row_ver: row.row_ver });
+      expect(fine.statusCode, fine.body).toBe(200);
+      expect(fine.json<Row>().rl_nm).toBe('LIBRARIAN');
+    });
+
     it("never lets a restricted user read another institute's rows, by any route", async () => {
       const collegeAdmin: Session = { ...as(admin, 'master', 'religion'), instCd: 2 };
       const collegeRow = (await call(srv.app, collegeAdmin, 'POST', '/api/religion/', { rgn_nm: 'College Only Faith' })).json<Row>();

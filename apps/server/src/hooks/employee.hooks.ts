@@ -1,16 +1,34 @@
+import { isAdminRole } from '@campus/entities/pages';
 import { revokeUserSessions } from '../access/session';
+import type { RequestContext } from '../access/request-context';
+import { rows, sql, type Tx } from '../db/client';
 import { registerHooks } from '../engine/entity-hooks';
-import { badRequest } from '../lib/http-error';
+import { badRequest, forbidden } from '../lib/http-error';
 
-/** A disabled login or a changed password ends every open session of that employee at once. */
+async function assertRoleGrantable(tx: Tx, ctx: RequestContext, roleCd: unknown): Promise<void> {
+  if (roleCd === null || roleCd === undefined || ctx.user.is_admin) return;
+  const [r] = await rows<{ rl_nm: string }>(tx, sql`SELECT rl_nm FROM role WHERE rl_cd = ${Number(roleCd)}`);
+  if (r && isAdminRole(r.rl_nm)) throw forbidden('Only an administrator can give an administrator role.');
+}
+
+/**
+ * Role and login changes are where a clerk could lift themselves up: an admin role is given only by an
+ * admin, nobody changes their own role or disables their own login, and a disabled login or a changed
+ * password ends every open session of that employee at once.
+ */
 export function registerEmployeeHooks(): void {
   registerHooks('employee', {
-    async beforeCreate(_tx, _ctx, values) {
+    async beforeCreate(tx, ctx, values) {
       if (values.usr_is_lgn && !values.usr_pwd) throw badRequest("Please enter the 'Password' to allow login.");
+      await assertRoleGrantable(tx, ctx, values.usr_typ);
     },
     async beforeUpdate(tx, ctx, before, changes) {
-      if (Number(before.usr_cd) === ctx.user.usr_cd && changes.usr_is_lgn === false) {
-        throw badRequest('You cannot disable your own login.');
+      const self = Number(before.usr_cd) === ctx.user.usr_cd;
+      if (self && changes.usr_is_lgn === false) throw badRequest('You cannot disable your own login.');
+      if ('usr_typ' in changes) {
+        if (self) throw forbidden('You cannot change your own role.');
+        await assertRoleGrantable(tx, ctx, changes.usr_typ);
+        if (!ctx.user.is_admin && isAdminRole(String(before.rl_nm ?? ''))) throw forbidden("Only an administrator can change an administrator's role.");
       }
       if (changes.usr_is_lgn === false || typeof changes.usr_pwd === 'string') await revokeUserSessions(tx, Number(before.usr_cd));
     },
