@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { http, HttpError } from '../lib/http-client';
 import { getSession, setDataChk, useSession } from '../lib/session-store';
@@ -64,7 +64,8 @@ export function RouteGuard({ module, page, children }: { module: string; page: s
     return () => clearTimeout(timer);
   }, [cancelled, refetch]);
 
-  useEffect(() => {
+  // A layout effect runs before the page's own effects start their requests, so they carry this page's flag.
+  useLayoutEffect(() => {
     setDataChk(permission.value.dataChk);
   }, [permission.value.dataChk]);
 
