@@ -58,7 +58,8 @@ export function DashboardPage() {
           {t('dashboard.title', { defaultValue: 'Dashboard' })}
         </Title>
         <Text c="dimmed" size="sm">
-          {[institute?.inst_nm, year?.label].filter(Boolean).join(' · ')}
+          {institute?.inst_nm}
+          {year && <span style={{ whiteSpace: 'nowrap' }}> · {year.label}</span>}
         </Text>
       </div>
       {query.isError && (
