@@ -20,7 +20,7 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
       db,
       sql`SELECT acdm_cd, acdm_strt_yr, acdm_strt_mn, acdm_end_yr, acdm_end_mn, acdm_sts,
                  acdm_strt_yr::text || '-' || lpad((acdm_end_yr % 100)::text, 2, '0') AS label
-          FROM academic WHERE inst_cd = ${ctx.instCd} AND (acdm_sts OR ${ctx.user.is_admin})
+          FROM academic WHERE inst_cd = ${ctx.instCd} AND acdm_sts
           ORDER BY acdm_sts DESC, acdm_strt_yr DESC`,
     );
   });
