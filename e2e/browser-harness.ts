@@ -3,14 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { buildApp } from '../apps/server/src/app';
-import { configFromEnv } from '../apps/server/src/config';
-import { openDatabase } from '../apps/server/src/db/client';
-import { migrate } from '../apps/server/src/db/migrate';
-import { seedIfEmpty } from '../apps/server/src/db/seed';
+import { ADMIN_PASSWORD, startTestServer } from '../apps/server/test/test-server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const ADMIN_PASSWORD = 'E2e-Admin-Pass-1';
+export { ADMIN_PASSWORD };
 const webDist = join(import.meta.dirname, '../apps/web/dist');
 
 /**
@@ -37,11 +33,8 @@ export interface E2eEnv {
 /** The real server (built web app, fresh in-memory database with the demo seed) and a fresh browser. */
 export async function startE2e(): Promise<E2eEnv> {
   if (!existsSync(join(webDist, 'index.html'))) throw new Error('Build the web app first: npm run build');
-  const cfg = { ...configFromEnv({}), dataDir: 'memory://', webDist, failureDelayMs: 0, logLevel: 'warn' };
-  const database = await openDatabase({ dataDir: 'memory://' });
-  await migrate(database.db);
-  await seedIfEmpty(database.db, ADMIN_PASSWORD);
-  const app = await buildApp(cfg, database, { logger: false });
+  const srv = await startTestServer('pglite', { webDist });
+  const app = srv.app;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -72,8 +65,7 @@ export async function startE2e(): Promise<E2eEnv> {
     problems,
     async close() {
       await context.close();
-      await app.close();
-      await database.close();
+      await srv.close();
       rmSync(profile, { recursive: true, force: true });
       rmSync(downloadsDir, { recursive: true, force: true });
     },
