@@ -92,7 +92,8 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const canCreate = can('create') && (hasFormOverride || hasRoute(entity, 'create'));
   const canEdit = can('edit') && (hasFormOverride || hasRoute(entity, 'update'));
   const canView = can('view') && hasRoute(entity, 'get');
-  const canClone = can('clone') && hasRoute(entity, 'create') && hasRoute(entity, 'get');
+  // A clone is saved as a create (POST), which the route and the server allow only with the create button.
+  const canClone = can('clone') && can('create') && hasRoute(entity, 'create') && hasRoute(entity, 'get');
   const canDelete = can('delete') && hasRoute(entity, 'delete');
   const canExport = can('export');
   const canImport = can('import') && hasRoute(entity, 'import');
