@@ -25,7 +25,16 @@ async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  // A keep-alive socket whose request finishes after close() began stays open and would hold the
+  // process: close sockets as they go idle, and give up after 20 s rather than hang a deploy.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
+  const deadline = setTimeout(() => {
+    app.log.error('shutdown took too long: exiting');
+    process.exit(1);
+  }, 20_000);
   await app.close();
+  clearInterval(sweep);
+  clearTimeout(deadline);
   await realtime.close().catch(() => undefined);
   await database.close();
   process.exit(0);
