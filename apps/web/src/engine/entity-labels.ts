@@ -1,0 +1,51 @@
+import type { AnyEntity, ToggleButton } from '@campus/entities/define';
+import type { PageDef } from '@campus/entities/pages';
+
+/**
+ * The one call of i18next's t the label helpers make. react-i18next's `t` (useTranslation) and
+ * `i18next.t` both fit, and tests can pass a plain function without an i18next instance.
+ */
+export type Translate = (key: string, options: { defaultValue: string }) => string;
+
+/*
+ * Keys are derived from the declaration, so a new entity needs no code here: until its keys are added to
+ * the language files every label falls back to the declared English label. Field keys are per entity
+ * because field names repeat across entities with different meanings (usr_cd is "Code" on employee and
+ * "Employee" on the mappings).
+ */
+
+/** `entity.<name>.label`, e.g. entity.religion.label. */
+export const entityLabelKey = (entity: Pick<AnyEntity, 'name'>): string => `entity.${entity.name}.label`;
+
+/** `field.<entity name>.<field name>`, e.g. field.religion.rgn_nm. */
+export const fieldLabelKey = (entity: Pick<AnyEntity, 'name'>, fieldName: string): string => `field.${entity.name}.${fieldName}`;
+
+/** `page.<module>.<page>`: the keys the side menu already uses for the same pages. */
+export const pageLabelKey = (page: Pick<PageDef, 'module' | 'page'>): string => `page.${page.module}.${page.page}`;
+
+/** `btn.<button>`: a toggle is a permission button, worded like the other buttons (btn.active, btn.allow_login). */
+export const toggleLabelKey = (toggle: Pick<ToggleButton, 'button'>): string => `btn.${toggle.button}`;
+
+/** The entity's name in the current language ("table name" of the spec's messages), else its declared label. */
+export function entityLabel(t: Translate, entity: AnyEntity): string {
+  return t(entityLabelKey(entity), { defaultValue: entity.label });
+}
+
+/**
+ * A field's label in the current language, else the declared label. A name that is not a declared field
+ * (a joined display column, a typo) shows as itself rather than as nothing.
+ */
+export function fieldLabel(t: Translate, entity: AnyEntity, fieldName: string): string {
+  const declared = Object.hasOwn(entity.fields, fieldName) ? entity.fields[fieldName].label : fieldName;
+  return t(fieldLabelKey(entity, fieldName), { defaultValue: declared });
+}
+
+/** A page's title (list heading, import heading), else the declared page label. */
+export function pageLabel(t: Translate, page: Pick<PageDef, 'module' | 'page' | 'label'>): string {
+  return t(pageLabelKey(page), { defaultValue: page.label });
+}
+
+/** A toggle button's label, else the declared one. */
+export function toggleLabel(t: Translate, toggle: ToggleButton): string {
+  return t(toggleLabelKey(toggle), { defaultValue: toggle.label });
+}
