@@ -29,7 +29,9 @@ export async function sampleValue(app: FastifyInstance, s: Session, f: Field, fr
     case 'bool':
       return f.defaultValue;
     case 'select':
-      return f.defaultValue ?? f.options[0];
+      if (f.defaultValue !== undefined) return f.defaultValue;
+      // Two options as an array, in option order: the API stores them as the comma string String() gives.
+      return f.multiple ? f.options.slice(0, 2) : f.options[0];
     case 'link':
       return linkTarget(app, s, entity(f.to), fresh);
     case 'password':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, bodySchema, requiredMessage } from './define';
+import { apiUrl, bodySchema, code, defineEntity, fieldSchema, requiredMessage, select, text } from './define';
 import { entity } from './registry';
 
 describe('body schema from a declaration', () => {
@@ -34,5 +34,75 @@ describe('body schema from a declaration', () => {
   it('joins API paths with exactly one slash', () => {
     expect(apiUrl(religion, 5)).toBe('/api/religion/5');
     expect(apiUrl(entity('login_history'), 5)).toBe('/api/login_history/loginhistory/5');
+  });
+});
+
+describe('multiple select', () => {
+  const collected = select({ label: 'Collected From', options: ['Student', 'Employee', 'Institute'], multiple: true });
+  const parse = (v: unknown) => fieldSchema(collected).safeParse(v);
+
+  it('keeps the single select API: one option, refused otherwise', () => {
+    const one = select({ label: 'For', options: ['Student', 'Employee'] });
+    expect(one.multiple).toBeUndefined();
+    expect(fieldSchema(one).safeParse('Student').data).toBe('Student');
+    expect(fieldSchema(one).safeParse('Student,Employee').success).toBe(false);
+  });
+
+  it('accepts an array or a comma string and stores the comma string in declared option order', () => {
+    expect(parse(['Institute', 'Student']).data).toBe('Student,Institute');
+    expect(parse('Institute,Student').data).toBe('Student,Institute');
+    expect(parse('Employee').data).toBe('Employee');
+  });
+
+  it('trims and drops duplicates and blanks', () => {
+    expect(parse(' Employee , Student,Employee,, ').data).toBe('Student,Employee');
+    expect(parse(['Student', ' Student ']).data).toBe('Student');
+  });
+
+  it('refuses values not in the options, naming the field and the stray values', () => {
+    const r = parse(['Student', 'Parent', 'Parent']);
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0].message).toBe("'Collected From' may hold only Student, Employee, Institute; not 'Parent'.");
+    // Options are matched exactly, like a single select.
+    expect(parse('student').success).toBe(false);
+    expect(parse(5).error?.issues[0].message).toContain("'Collected From'");
+  });
+
+  it('treats an empty choice as empty: null when optional, the select message when required', () => {
+    const entityWith = (required: boolean) =>
+      defineEntity({
+        name: 'doc',
+        table: 'doc',
+        key: 'cd',
+        scope: 'global',
+        label: 'Doc',
+        title: 'nm',
+        fields: { cd: code(), nm: text({ label: 'Name' }), frm: { ...collected, required } },
+      });
+    const optional = bodySchema(entityWith(false), 'create');
+    expect(optional.safeParse({ nm: 'A', frm: [] }).data?.frm).toBeNull();
+    expect(optional.safeParse({ nm: 'A', frm: ' , ' }).data?.frm).toBeNull();
+    const required = bodySchema(entityWith(true), 'create');
+    for (const empty of [[], '', ' , ', null]) {
+      const r = required.safeParse({ nm: 'A', frm: empty });
+      expect(r.success).toBe(false);
+      expect(r.error?.issues[0].message).toBe("Please select the 'Collected From'.");
+    }
+    expect(requiredMessage(collected)).toBe("Please select the 'Collected From'.");
+    expect(required.safeParse({ nm: 'A', frm: ['Employee'] }).data?.frm).toBe('Employee');
+  });
+
+  it('refuses a declaration whose multiple select has an option with a comma', () => {
+    expect(() =>
+      defineEntity({
+        name: 'bad',
+        table: 'bad',
+        key: 'cd',
+        scope: 'global',
+        label: 'Bad',
+        title: 'cd',
+        fields: { cd: code(), x: select({ label: 'X', options: ['a,b', 'c'], multiple: true }) },
+      }),
+    ).toThrow(/may not contain a comma/);
   });
 });

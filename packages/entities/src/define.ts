@@ -54,7 +54,18 @@ export interface DateField extends FieldCommon { kind: 'date' }
 export interface TimeField extends FieldCommon { kind: 'time' }
 export interface DateTimeField extends FieldCommon { kind: 'datetime' }
 export interface BoolField extends FieldCommon { kind: 'bool'; defaultValue: boolean }
-export interface SelectField extends FieldCommon { kind: 'select'; options: readonly string[]; defaultValue?: string }
+export interface SelectField extends FieldCommon {
+  kind: 'select';
+  options: readonly string[];
+  /**
+   * Several options may be chosen. Stored as one comma-separated text in declared option order
+   * ('Student,Institute'), like the spec's usr_prms_btns, so the column stays text and a value compares
+   * equal however the user picked it. Options of a multiple select therefore never contain a comma.
+   */
+  multiple?: boolean;
+  /** For a multiple select, the canonical comma string of the preselected options. */
+  defaultValue?: string;
+}
 export interface LinkField extends FieldCommon {
   kind: 'link';
   /** Registry name of the target entity. */
@@ -172,6 +183,12 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
   const key = def.fields[def.key];
   if (!key || key.kind !== 'code') throw new Error(`${def.name}: key ${def.key} must be a code field`);
   if (!def.fields[def.title]) throw new Error(`${def.name}: title ${def.title} is not a field`);
+  for (const [name, f] of Object.entries(def.fields)) {
+    // A comma inside an option would split into two values when the stored text is read back.
+    if (f.kind === 'select' && f.multiple && f.options.some((o) => o.includes(','))) {
+      throw new Error(`${def.name}.${name}: options of a multiple select may not contain a comma`);
+    }
+  }
   return def as unknown as AnyEntity;
 }
 
@@ -241,6 +258,7 @@ export function fieldSchema(f: Field): z.ZodType {
     case 'bool':
       return z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1);
     case 'select':
+      if (f.multiple) return multiSelectSchema(f);
       return z.enum(f.options as [string, ...string[]], { error: `'${l}' must be one of ${f.options.join(', ')}.` });
     case 'link':
       return z.coerce.number({ error: `'${l}' is not a valid choice.` }).int().positive(`'${l}' is not a valid choice.`);
@@ -254,7 +272,42 @@ export function fieldSchema(f: Field): z.ZodType {
   }
 }
 
-const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+/** The chosen options of a multiple select, from an array or a comma string: trimmed, blanks dropped. */
+export function multiSelectParts(v: readonly string[] | string | null | undefined): string[] {
+  if (v === null || v === undefined) return [];
+  return (typeof v === 'string' ? v.split(',') : v).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/**
+ * The stored text of a multiple select: each chosen option once, in declared option order, comma
+ * separated; null when nothing is chosen (so a required check sees it as empty).
+ */
+export function canonicalMultiSelect(options: readonly string[], chosen: readonly string[]): string | null {
+  const picked = new Set(chosen);
+  const out = options.filter((o) => picked.has(o)).join(',');
+  return out === '' ? null : out;
+}
+
+function multiSelectSchema(f: SelectField): z.ZodType {
+  const l = f.label;
+  return z
+    .union([z.array(z.string()), z.string()], { error: `'${l}' must be a list of ${f.options.join(', ')}.` })
+    .transform((v, ctx) => {
+      const parts = multiSelectParts(v);
+      const unknown = [...new Set(parts.filter((p) => !f.options.includes(p)))];
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${l}' may hold only ${f.options.join(', ')}; not ${unknown.map((u) => `'${u}'`).join(', ')}.`,
+        });
+        return z.NEVER;
+      }
+      return canonicalMultiSelect(f.options, parts);
+    });
+}
+
+const isEmpty = (v: unknown): boolean =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 
 /**
  * Builds the body schema of create (every required field present) or update (a patch, any subset).
