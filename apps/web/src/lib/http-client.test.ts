@@ -1,7 +1,9 @@
 import { notifications } from '@mantine/notifications';
+import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerNavigate } from './app-navigation';
 import { cancelPendingRequests, http, HttpError } from './http-client';
+import { useGlobalLoading } from './loader-store';
 import { setAcademicYear, signIn, signOut, type SessionUser } from './session-store';
 
 const user: SessionUser = {
@@ -110,17 +112,32 @@ describe('toasts', () => {
     expect(shown()).toEqual([{ message: 'Bad data.', title: 'ERROR', color: 'red' }]);
   });
 
-  it('falls back to the generic sentence, and stays silent for 404', async () => {
+  it('falls back to the generic sentence', async () => {
     respond = async () => new Response('<html>', { status: 500 });
-    await http.get('/api/religion/').catch(() => undefined);
-    respond = async () => json(404, { message: 'Not here.' });
-    await expect(http.get('/api/religion/77')).rejects.toMatchObject({ status: 404, message: 'Not here.' });
+    await expect(http.get('/api/religion/')).rejects.toMatchObject({ status: 500, message: 'Internal server error, Please try again later.' });
     expect(shown().map((s) => s.message)).toEqual(['Internal server error, Please try again later.']);
   });
 
-  it('honours silent', async () => {
+  // Spec section 8: only the global handler is silent for 404, 405 and 504; the client toasts them once.
+  it('toasts 404, 405 and 504 once each, with the server sentence or the fallback', async () => {
+    respond = async () => json(404, { message: 'Not here.' });
+    await expect(http.get('/api/religion/77')).rejects.toMatchObject({ status: 404, message: 'Not here.' });
+    respond = async () => json(405, { statusCode: 405, error: 'Method Not Allowed', message: 'Route PATCH:/api/religion/ not found' });
+    await expect(http.put('/api/religion/', {})).rejects.toMatchObject({ status: 405 });
+    respond = async () => new Response('Gateway Timeout', { status: 504 });
+    await expect(http.get('/api/religion/')).rejects.toMatchObject({ status: 504, message: 'Internal server error, Please try again later.' });
+    expect(shown()).toEqual([
+      { message: 'Not here.', title: 'ERROR', color: 'red' },
+      { message: 'Route PATCH:/api/religion/ not found', title: 'ERROR', color: 'red' },
+      { message: 'Internal server error, Please try again later.', title: 'ERROR', color: 'red' },
+    ]);
+  });
+
+  it('honours silent, for 404 too', async () => {
     respond = async () => json(409, { message: 'Exists.' });
     await http.post('/api/religion/', {}, { silent: true }).catch(() => undefined);
+    respond = async () => json(404, { message: 'Not here.' });
+    await expect(http.get('/api/user_permission/5', { silent: true })).rejects.toMatchObject({ status: 404, message: 'Not here.' });
     expect(shown()).toEqual([]);
   });
 
@@ -155,6 +172,54 @@ describe('401 and cancellation', () => {
     cancelPendingRequests();
     await expect(pending).rejects.toMatchObject({ status: 0, cancelled: true });
     expect(shown()).toEqual([]);
+  });
+
+  it('leaves keepOnNavigation requests running and records where a cancelled one started', async () => {
+    signIn(user);
+    const answers: ((r: Response) => void)[] = [];
+    respond = (_url, init) =>
+      new Promise((resolve, reject) => {
+        answers.push(resolve);
+        init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+      });
+    const shell = http.get<{ rows: number }>('/api/academic/active', { keepOnNavigation: true });
+    const page = http.get('/api/religion/');
+    cancelPendingRequests();
+    await expect(page).rejects.toMatchObject({ status: 0, cancelled: true, aborted: true, startedAt: '/sms/master/religion/table' });
+    expect(calls[0]!.init.signal?.aborted).toBe(false);
+    answers[0]!(json(200, { rows: 1 }));
+    await expect(shell).resolves.toEqual({ rows: 1 });
+  });
+
+  it('keeps the loader of a later request on when a kept request ends after a cancellation', async () => {
+    signIn(user);
+    const answers: ((r: Response) => void)[] = [];
+    respond = () => new Promise((resolve) => answers.push(resolve));
+    const loading = renderHook(() => useGlobalLoading());
+    let shell: Promise<unknown> = Promise.resolve();
+    let next: Promise<unknown> = Promise.resolve();
+    act(() => {
+      shell = http.get('/api/user_permission/userDetail', { keepOnNavigation: true });
+    });
+    expect(loading.result.current).toBe(true);
+    act(() => cancelPendingRequests());
+    expect(loading.result.current).toBe(false);
+    act(() => {
+      next = http.get('/api/religion/');
+    });
+    expect(loading.result.current).toBe(true);
+    await act(async () => {
+      answers[0]!(json(200, {}));
+      await shell;
+    });
+    // The kept request's own loader was stopped with the others: it must not stop the newer one's.
+    expect(loading.result.current).toBe(true);
+    await act(async () => {
+      answers[1]!(json(200, {}));
+      await next;
+    });
+    expect(loading.result.current).toBe(false);
+    loading.unmount();
   });
 
   it('follows the caller signal too', async () => {

@@ -6,7 +6,6 @@ import {
   isRelativeUrl,
   readCookie,
   routeNamesFromPath,
-  serverMessage,
   showsLoader,
   successToastMessage,
   type HttpMethod,
@@ -21,6 +20,11 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** No toasts from this call, neither success nor error; the caller shows its own feedback. */
   silent?: boolean;
+  /**
+   * Not cancelled when the route changes: for the shell's own calls (user detail, active years, logout),
+   * which outlive every page. Aborting them would leave the menu or the year empty.
+   */
+  keepOnNavigation?: boolean;
 }
 
 export interface FieldError {
@@ -33,13 +37,24 @@ export class HttpError extends Error {
   readonly details?: FieldError[];
   /** The request was aborted (navigation or the caller), not refused: nothing to show. */
   readonly cancelled: boolean;
+  /**
+   * Browser path when an aborted request went out. Sending it again is only right while the browser is still
+   * on that page: the pagename/modulename headers are read from the current path.
+   */
+  readonly startedAt?: string;
 
-  constructor(status: number, message: string, details?: FieldError[], cancelled = false) {
+  constructor(status: number, message: string, details?: FieldError[], cancelled = false, startedAt?: string) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
     this.details = details;
     this.cancelled = cancelled;
+    this.startedAt = startedAt;
+  }
+
+  /** Aborted in flight (by a navigation or the caller), as opposed to refused before it went out (signed out). */
+  get aborted(): boolean {
+    return this.cancelled && this.status === 0;
   }
 }
 
@@ -47,18 +62,25 @@ export class HttpError extends Error {
 const DONT_SHOW_MSG = 'dontShowMsg';
 
 const pendingControllers = new Set<AbortController>();
+/**
+ * Bumped whenever all loaders are stopped, so that a request that survived it (keepOnNavigation) does not
+ * later stop the loader of a request started after it.
+ */
+let loaderGeneration = 0;
 
-/** Aborts every request in flight; the app calls it when the route changes so old pages stop loading. */
+/** Aborts every request in flight except the shell's (keepOnNavigation); the app calls it on route changes. */
 export function cancelPendingRequests(): void {
   for (const c of pendingControllers) c.abort();
   pendingControllers.clear();
+  loaderGeneration += 1;
   loaderStopAll();
 }
 
+const currentPath = (): string => (typeof window === 'undefined' ? '' : window.location.pathname);
+
 function contractHeaders(method: HttpMethod): Record<string, string> {
   const { user, institute, year, dataChk } = getSession();
-  const path = typeof window === 'undefined' ? '' : window.location.pathname;
-  const { module, page } = routeNamesFromPath(path);
+  const { module, page } = routeNamesFromPath(currentPath());
   const headers: Record<string, string> = {
     username: user?.usr_nm ?? '',
     usercode: user ? String(user.usr_cd) : '',
@@ -127,8 +149,12 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
 
   const controller = new AbortController();
   linkSignals(controller, opts.signal);
-  pendingControllers.add(controller);
+  const cancellable = !opts.keepOnNavigation;
+  if (cancellable) pendingControllers.add(controller);
+  const startedAt = currentPath();
+  const cancelledError = (): HttpError => new HttpError(0, 'Request cancelled.', undefined, true, startedAt);
   const withLoader = showsLoader(fullUrl);
+  const generation = loaderGeneration;
   if (withLoader) loaderStart();
 
   try {
@@ -136,7 +162,7 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
     try {
       res = await fetch(fullUrl, { method, headers, body, signal: controller.signal, credentials: 'same-origin' });
     } catch (e) {
-      if (controller.signal.aborted) throw new HttpError(0, 'Request cancelled.', undefined, true);
+      if (controller.signal.aborted) throw cancelledError();
       if (!opts.silent) toast.danger(fallbackErrorMessage);
       throw new HttpError(0, e instanceof Error ? e.message : fallbackErrorMessage);
     }
@@ -144,15 +170,14 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
     const data = await readBody(res);
     if (!res.ok) {
       const action = errorAction(res.status, data);
-      const message = action.kind === 'silent' ? (serverMessage(data) ?? res.statusText) : action.message;
-      if (action.kind !== 'silent' && !opts.silent) toast.danger(action.message);
+      if (!opts.silent) toast.danger(action.message);
       // A refused sign-in is the login form's own business; any other 401 means the session is gone.
       if (action.kind === 'unauthorized' && !isLoginCall(fullUrl)) {
         signOut();
         cancelPendingRequests();
         navigateTo('/login');
       }
-      throw new HttpError(res.status, message || fallbackErrorMessage, fieldErrors(data));
+      throw new HttpError(res.status, action.message, fieldErrors(data));
     }
 
     if (!opts.silent) {
@@ -163,11 +188,13 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
   } catch (e) {
     if (e instanceof HttpError) throw e;
     // Reading the body can fail too when the request is aborted mid-stream.
-    if (controller.signal.aborted) throw new HttpError(0, 'Request cancelled.', undefined, true);
+    if (controller.signal.aborted) throw cancelledError();
     throw new HttpError(0, e instanceof Error ? e.message : fallbackErrorMessage);
   } finally {
-    // cancelPendingRequests has already stopped the loaders and dropped the controller.
-    if (pendingControllers.delete(controller) && withLoader) loaderStop();
+    // A cancellable request already dropped by cancelPendingRequests had its loader stopped with all the others;
+    // so did a kept one that was in flight when the loaders were stopped.
+    const stillCounted = cancellable ? pendingControllers.delete(controller) : generation === loaderGeneration;
+    if (stillCounted && withLoader) loaderStop();
   }
 }
 

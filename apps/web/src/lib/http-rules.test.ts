@@ -93,8 +93,10 @@ describe('errorAction', () => {
     expect(errorAction(401, { message: 'Session expired.' })).toEqual({ kind: 'unauthorized', message: 'Session expired.' });
   });
 
-  it.each([404, 405, 504])('stays silent for %i', (status) => {
-    expect(errorAction(status, { message: 'x' })).toEqual({ kind: 'silent' });
+  // Spec section 8: only the global handler is silent for these; the client toasts every non-401 error.
+  it.each([404, 405, 504])('toasts %i like any other error', (status) => {
+    expect(errorAction(status, { message: 'Religion not found.' })).toEqual({ kind: 'toast', message: 'Religion not found.' });
+    expect(errorAction(status, '<html>')).toEqual({ kind: 'toast', message: 'Internal server error, Please try again later.' });
   });
 
   it('toasts the server message or the fallback', () => {

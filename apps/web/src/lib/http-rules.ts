@@ -35,7 +35,11 @@ export const noSuccessToastPostPaths: readonly string[] = ['/api/academic_fee_co
 /** Substrings of URLs that never show the global loader (spec section 9). */
 export const noLoaderUrlParts: readonly string[] = ['usr_prms_page', 'fileupload', 'autocomplete', 'admit'];
 
-/** Statuses the global handler stays silent about (spec section 8); 401 has its own toast and redirect. */
+/**
+ * Statuses the global handler stays silent about (spec section 8); 401 has its own toast and redirect.
+ * Only the global handler: the HTTP client still toasts them ("Other HTTP errors: a toast"), so the global
+ * handler must not repeat a toast the client already showed.
+ */
 export const silentStatuses: readonly number[] = [404, 405, 504];
 
 export const fallbackErrorMessage = 'Internal server error, Please try again later.';
@@ -83,17 +87,17 @@ export function showsLoader(url: string): boolean {
   return !noLoaderUrlParts.some((part) => url.includes(part));
 }
 
-export type ErrorAction =
-  | { kind: 'unauthorized'; message: string }
-  | { kind: 'silent' }
-  | { kind: 'toast'; message: string };
+export type ErrorAction = { kind: 'unauthorized'; message: string } | { kind: 'toast'; message: string };
 
-/** What the client does with a failed response: 401 signs out, some statuses stay quiet, the rest toast. */
+/**
+ * What the client does with a failed response (spec section 8): 401 toasts and signs out; every other status,
+ * 404/405/504 included, toasts the server's sentence or the fallback. Staying quiet is the caller's choice
+ * (the `silent` request option), never the status's.
+ */
 export function errorAction(status: number, body: unknown): ErrorAction {
-  const message = serverMessage(body);
-  if (status === 401) return { kind: 'unauthorized', message: message ?? fallbackErrorMessage };
-  if (silentStatuses.includes(status)) return { kind: 'silent' };
-  return { kind: 'toast', message: message ?? fallbackErrorMessage };
+  const message = serverMessage(body) ?? fallbackErrorMessage;
+  if (status === 401) return { kind: 'unauthorized', message };
+  return { kind: 'toast', message };
 }
 
 /** The human sentence of an error body ({ message }), ignoring bodies that are not ours (HTML, text). */
