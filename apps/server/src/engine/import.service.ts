@@ -8,6 +8,8 @@ import { insertValidated, options, withDbErrors } from './crud.service';
 import type { Row } from './entity-hooks';
 
 export const MAX_IMPORT_ROWS = 5000;
+/** Errors listed in one answer; past this a clerk fixes what is listed and checks again. */
+export const MAX_IMPORT_ERRORS = 500;
 
 export interface ImportError {
   row: number;
@@ -93,7 +95,8 @@ async function readSheet(fileName: string, buf: Buffer): Promise<string[][]> {
 
 /**
  * Reads a sheet whose header row names fields (by name or label), validates every row as a create would,
- * and, unless dry-running, inserts all rows in one transaction: either every row lands or none does.
+ * then tries every row against the database. Every problem is reported in one pass; nothing is written
+ * unless this is not a dry run and no row has any problem (all or nothing).
  */
 export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, fileName: string, buf: Buffer, dryRun: boolean): Promise<ImportResult> {
   const sheet = await readSheet(fileName, buf);
@@ -115,6 +118,9 @@ export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, file
   for (let i = 1; i < sheet.length; i++) {
     const line = i + 1;
     const raw: Row = {};
+    // Fields already reported for this row (a link name not found), so the schema does not add a second
+    // "Please select" for the same cell.
+    const reported = new Set<string>();
     for (const [name, f] of fields) {
       const c = colOf.get(name);
       if (c === undefined) continue;
@@ -134,6 +140,7 @@ export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, file
           const v = linkCache.get(key);
           if (v === null || v === undefined) {
             errors.push({ row: line, field: name, message: `'${f.label}' '${text}' was not found.` });
+            reported.add(name);
             continue;
           }
           raw[name] = v;
@@ -142,7 +149,10 @@ export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, file
     }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      for (const iss of parsed.error.issues) errors.push({ row: line, field: String(iss.path[0] ?? ''), message: iss.message });
+      for (const iss of parsed.error.issues) {
+        const field = String(iss.path[0] ?? '');
+        if (!reported.has(field)) errors.push({ row: line, field, message: iss.message });
+      }
       continue;
     }
     valid.push({ line, row: parsed.data });
@@ -161,37 +171,50 @@ export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, file
     }
   }
   const total = sheet.length - 1;
-  if (errors.length || dryRun) {
-    if (!errors.length) {
-      // A dry run also tries the inserts (uniqueness against stored rows, links) and rolls them back.
-      const probe = await tryInsert(db, e, ctx, valid, true);
-      return { ok: probe.length === 0, total, imported: 0, errors: probe };
-    }
-    return { ok: false, total, imported: 0, errors: errors.sort((a, b) => a.row - b.row) };
-  }
-  const failed = await tryInsert(db, e, ctx, valid, false);
-  if (failed.length) return { ok: false, total, imported: 0, errors: failed };
-  return { ok: true, total, imported: valid.length, errors: [] };
+  // Rows already known to be wrong are not tried: their database error would only repeat the first one
+  // (a row repeating an earlier row of the file would also clash with that row's trial insert).
+  const wrong = new Set(errors.map((er) => er.row));
+  const keep = !dryRun && errors.length === 0;
+  errors.push(...(await insertEach(db, e, ctx, valid.filter((v) => !wrong.has(v.line)), keep)));
+  if (errors.length) return { ok: false, total, imported: 0, errors: capped(errors.sort((a, b) => a.row - b.row)) };
+  return { ok: true, total, imported: keep ? valid.length : 0, errors: [] };
+}
+
+/** Lists the first MAX_IMPORT_ERRORS errors, and says how many more there are at the row where they start. */
+function capped(errors: ImportError[]): ImportError[] {
+  if (errors.length <= MAX_IMPORT_ERRORS) return errors;
+  const rest = errors.length - MAX_IMPORT_ERRORS;
+  const next = errors[MAX_IMPORT_ERRORS];
+  return [
+    ...errors.slice(0, MAX_IMPORT_ERRORS),
+    { row: next.row, field: '', message: `${rest} more ${rest === 1 ? 'problem was' : 'problems were'} found from this row on. Fix the ones listed and check the file again.` },
+  ];
 }
 
 class Rollback extends Error {}
 
-async function tryInsert(db: Db, e: AnyEntity, ctx: RequestContext, valid: { line: number; row: Row }[], rollback: boolean): Promise<ImportError[]> {
+/**
+ * Inserts the rows in one transaction, each inside its own savepoint, so that a row refused by the database
+ * (duplicate of a stored row, unknown link, a hook's rule) is rolled back alone and the remaining rows are
+ * still checked: one pass reports every such row. The whole transaction is rolled back unless keep is set
+ * and every row went in, so a dry run or a file with any bad row writes nothing.
+ */
+async function insertEach(db: Db, e: AnyEntity, ctx: RequestContext, rows: { line: number; row: Row }[], keep: boolean): Promise<ImportError[]> {
   const errors: ImportError[] = [];
   try {
     await withDbErrors(() =>
       db.transaction(async (tx) => {
-        for (const v of valid) {
+        for (const v of rows) {
           try {
-            await insertValidated(tx, e, ctx, v.row);
+            // A nested drizzle transaction is a SAVEPOINT: a failure rolls back to it and leaves tx usable,
+            // even after a constraint violation that would otherwise abort the whole transaction.
+            await withDbErrors(() => tx.transaction((sp) => insertValidated(sp, e, ctx, v.row)));
           } catch (err) {
             if (!(err instanceof HttpError)) throw err;
             errors.push({ row: v.line, field: err.details?.[0]?.field ?? '', message: err.message });
-            // The first failure aborts the transaction; report it and stop.
-            throw new Rollback();
           }
         }
-        if (rollback) throw new Rollback();
+        if (!keep || errors.length) throw new Rollback();
       }),
     );
   } catch (err) {
