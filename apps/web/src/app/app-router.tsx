@@ -76,7 +76,9 @@ export const router = createBrowserRouter([
 registerNavigate((to) => void router.navigate(to, { replace: true }));
 onTamper(() => void router.navigate('/login', { replace: true }));
 
-// Requests of the page being left are cancelled as soon as the location changes (spec section 9).
+// Requests of the page being left are cancelled as soon as the location changes (spec section 9). The shell's
+// own calls (menu, active years, logout) opt out with keepOnNavigation; a query aborted while its component
+// stays on screen (table -> create of one page) is asked again by shouldRetry in query-client.ts.
 let lastPath = router.state.location.pathname;
 router.subscribe((state) => {
   if (state.location.pathname !== lastPath) {

@@ -34,7 +34,8 @@ export function useAcademicYears(): AcademicYearsState {
     queryKey: [ACADEMIC_YEARS_KEY, user?.usr_cd ?? null, institute?.inst_cd ?? null],
     enabled: !!user && !!institute,
     staleTime: 5 * 60_000,
-    queryFn: ({ signal }) => http.get<AcademicYearRow[] | { rows: AcademicYearRow[] }>('/api/academic/active', { signal }),
+    // The year outlives every page: aborted, it would leave later requests with an empty acdm_cd.
+    queryFn: ({ signal }) => http.get<AcademicYearRow[] | { rows: AcademicYearRow[] }>('/api/academic/active', { signal, keepOnNavigation: true }),
   });
 
   const years = useMemo(() => {

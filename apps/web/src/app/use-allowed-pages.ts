@@ -39,7 +39,8 @@ export function useAllowedPages(): { pages: PageDef[]; isLoading: boolean; isErr
     queryKey: [USER_DETAIL_KEY, user?.usr_cd ?? null, institute?.inst_cd ?? null],
     enabled: !!user,
     staleTime: 5 * 60_000,
-    queryFn: ({ signal }) => http.get<UserDetail>('/api/user_permission/userDetail', { signal }),
+    // The menu outlives every page: a navigation must not abort it (the shell would show no modules).
+    queryFn: ({ signal }) => http.get<UserDetail>('/api/user_permission/userDetail', { signal, keepOnNavigation: true }),
   });
   const allowed = useMemo(() => menuPages(allowedKeys(query.data?.permissions ?? [])), [query.data]);
   return { pages: allowed, isLoading: query.isPending && query.fetchStatus !== 'idle', isError: query.isError };

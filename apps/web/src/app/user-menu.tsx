@@ -13,7 +13,8 @@ function initials(name: string): string {
 /** Logout kills the token server side first; the local session goes whatever the answer (spec section 7). */
 export async function logout(usrNm: string): Promise<void> {
   try {
-    await http.get('/api/employee/logout/', { query: { usr_nm: usrNm }, silent: true });
+    // Kept across the navigation to the login page, or the token would stay alive on the server.
+    await http.get('/api/employee/logout/', { query: { usr_nm: usrNm }, silent: true, keepOnNavigation: true });
   } catch {
     // An expired token or a dead server must not keep anyone signed in on this browser.
   }
