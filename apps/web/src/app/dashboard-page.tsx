@@ -5,47 +5,68 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../lib/format';
 import { http } from '../lib/http-client';
 import { useSession } from '../lib/session-store';
+import { NoActiveYearHint } from './route-guard';
 
-/** GET /api/dashboard/ (docs/api-contract.md); feesCollected is a decimal string. */
+/**
+ * GET /api/dashboard/ (docs/api-contract.md); feesCollected is a decimal string. null = the module is not built
+ * yet (decisions.md: shown as "not set up", never as a zero that reads like a real count).
+ */
 export interface DashboardCounts {
-  students: number;
-  employees: number;
-  attendanceToday: number;
-  feesCollected: string;
+  students: number | null;
+  employees: number | null;
+  attendanceToday: number | null;
+  feesCollected: string | null;
 }
 
 interface Tile {
   key: string;
   label: string;
-  value: string;
+  /** null: the module is not set up. */
+  value: string | null;
   icon: Icon;
   color: string;
+}
+
+/** Shown while there is no answer to show (the call failed); the alert above says why. */
+const NO_VALUE = '—';
+
+/** A count for display; null when the server says the module is not set up. */
+export function countText(n: number | null | undefined): string | null {
+  if (n === null) return null;
+  return typeof n === 'number' ? n.toLocaleString('en-IN') : NO_VALUE;
+}
+
+/** Money with 2 decimals, formatted on the decimal string itself (never through a float); null: not set up. */
+export function moneyText(value: string | number | null | undefined): string | null {
+  if (value === null) return null;
+  if (value === undefined) return NO_VALUE;
+  return formatMoney(value, { group: true }) || NO_VALUE;
 }
 
 export function DashboardPage() {
   const { t } = useTranslation();
   const { institute, year } = useSession();
+  const notSetUp = t('dashboard.notSetUp', { defaultValue: 'Not set up' });
   const query = useQuery({
     queryKey: ['dashboard'],
     queryFn: ({ signal }) => http.get<DashboardCounts>('/api/dashboard/', { signal }),
   });
   const d = query.data;
-  const count = (n: number | undefined): string => (typeof n === 'number' ? n.toLocaleString('en-IN') : '0');
 
   const tiles: Tile[] = [
-    { key: 'students', label: t('dashboard.students', { defaultValue: 'Students' }), value: count(d?.students), icon: IconSchool, color: 'campus' },
-    { key: 'employees', label: t('dashboard.employees', { defaultValue: 'Employees' }), value: count(d?.employees), icon: IconUsers, color: 'grape' },
+    { key: 'students', label: t('dashboard.students', { defaultValue: 'Students' }), value: countText(d?.students), icon: IconSchool, color: 'campus' },
+    { key: 'employees', label: t('dashboard.employees', { defaultValue: 'Employees' }), value: countText(d?.employees), icon: IconUsers, color: 'grape' },
     {
       key: 'attendance',
       label: t('dashboard.attendance_today', { defaultValue: 'Attendance today' }),
-      value: count(d?.attendanceToday),
+      value: countText(d?.attendanceToday),
       icon: IconCalendarCheck,
       color: 'teal',
     },
     {
       key: 'fees',
       label: t('dashboard.fees_collected', { defaultValue: 'Fees collected' }),
-      value: formatMoney(d?.feesCollected ?? '0', { group: true }),
+      value: moneyText(d?.feesCollected),
       icon: IconCash,
       color: 'orange',
     },
@@ -62,6 +83,7 @@ export function DashboardPage() {
           {year && <span style={{ whiteSpace: 'nowrap' }}> · {year.label}</span>}
         </Text>
       </div>
+      {!year && <NoActiveYearHint />}
       {query.isError && (
         <Alert color="red" variant="light">
           {t('dashboard.failed', { defaultValue: 'The dashboard could not be loaded.' })}
@@ -77,6 +99,10 @@ export function DashboardPage() {
                 </Text>
                 {query.isPending ? (
                   <Skeleton h={34} w={110} mt={8} />
+                ) : tile.value === null ? (
+                  <Text size="lg" fw={600} c="dimmed" lh={1.2} mt={10}>
+                    {notSetUp}
+                  </Text>
                 ) : (
                   <Text fz={30} fw={700} lh={1.2} mt={4} style={{ fontVariantNumeric: 'tabular-nums' }}>
                     {tile.value}

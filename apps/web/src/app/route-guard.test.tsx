@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { signIn, signOut, type SessionUser } from '../lib/session-store';
 import { usePagePermission } from './page-permission-context';
-import { RouteGuard } from './route-guard';
+import { findPage } from '@campus/entities/pages';
+import { needsAcademicYear, RouteGuard } from './route-guard';
 
 const clerk: SessionUser = {
   usr_nm: 'CLERK1',
@@ -111,5 +112,32 @@ describe('RouteGuard', () => {
     answer = async () => new Response('{"message":"boom"}', { status: 500, headers: { 'content-type': 'application/json' } });
     renderAt('master', 'religion');
     expect(await screen.findByText('LOGIN')).toBeTruthy();
+  });
+});
+
+describe('needsAcademicYear', () => {
+  it('is false for the institute-scoped pages built so far, Institute > Academic Year included', () => {
+    for (const [module, page] of [
+      ['institute', 'academic'],
+      ['institute', 'profile'],
+      ['master', 'religion'],
+      ['employee', 'profile'],
+      ['user_permission', 'permission'],
+    ] as const) {
+      expect(needsAcademicYear(findPage(module, page))).toBe(false);
+    }
+  });
+
+  it('is false for pages without an entity and unknown pages', () => {
+    expect(needsAcademicYear(findPage('student', 'wallet'))).toBe(false);
+    expect(needsAcademicYear(undefined)).toBe(false);
+  });
+});
+
+describe('RouteGuard without an academic year', () => {
+  it('opens an institute-scoped page', async () => {
+    answer = ok([[{ usr_prms_is_alw: true, usr_prms_btns: 'create' }], [], []]);
+    renderAt('institute', 'academic');
+    expect(await screen.findByText(/page institute\/academic/)).toBeTruthy();
   });
 });

@@ -1,5 +1,10 @@
+import { findEntity } from '@campus/entities/registry';
+import { findPage, type PageDef } from '@campus/entities/pages';
+import { Alert } from '@mantine/core';
+import { IconCalendarOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { http, HttpError } from '../lib/http-client';
 import { getSession, setDataChk, useSession } from '../lib/session-store';
@@ -20,6 +25,25 @@ export function isOpenPage(module: string, page: string): boolean {
   return module === 'dashboard' || (module === 'schedule' && (page === 'table' || page === ''));
 }
 
+/**
+ * Only pages whose entity lives per academic year need one chosen; institute-scoped pages (masters, employees,
+ * permissions, Institute > Academic Year itself) must stay reachable while an institute has no active year,
+ * or nobody could create or reopen one. Pages not built yet have no entity and need nothing yet.
+ */
+export function needsAcademicYear(page: Pick<PageDef, 'entity'> | undefined): boolean {
+  return page?.entity !== undefined && findEntity(page.entity)?.scope === 'academic-year';
+}
+
+/** What to tell a user who has no academic year to work in (an institute with none active). */
+export function NoActiveYearHint() {
+  const { t } = useTranslation();
+  return (
+    <Alert color="yellow" variant="light" icon={<IconCalendarOff size={18} />} data-testid="no-active-year">
+      {t('common.noActiveYear', { defaultValue: 'No active academic year: open Institute > Academic Year to add or activate one' })}
+    </Alert>
+  );
+}
+
 export function permissionPath(module: string, page: string): string {
   return page ? `sms/${module}/${page}` : `sms/${module}`;
 }
@@ -33,7 +57,7 @@ export function permissionQueryKey(usrCd: number, instCd: number | undefined, pa
  * page_not_autherised, and login when the call itself fails (spec section 4).
  */
 export function RouteGuard({ module, page, children }: { module: string; page: string; children: ReactNode }) {
-  const { user, institute, isAdmin } = useSession();
+  const { user, institute, year, isAdmin } = useSession();
   const path = permissionPath(module, page);
   const query = useQuery({
     queryKey: permissionQueryKey(user?.usr_cd ?? 0, institute?.inst_cd, path),
@@ -73,5 +97,7 @@ export function RouteGuard({ module, page, children }: { module: string; page: s
   if (query.isError && !cancelled) return <Navigate to="/login" replace />;
   if (!query.isSuccess) return <PageLoader />;
   if (!permission.allowed && !isOpenPage(module, page)) return <Navigate to="/page_not_autherised" replace />;
+  // Its requests would go out with an empty acdm_cd: explain what is missing instead.
+  if (!year && needsAcademicYear(findPage(module, page))) return <NoActiveYearHint />;
   return <PagePermissionContext.Provider value={permission.value}>{children}</PagePermissionContext.Provider>;
 }

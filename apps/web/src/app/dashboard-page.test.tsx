@@ -1,0 +1,97 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setAcademicYear, signIn, signOut, type SessionUser } from '../lib/session-store';
+import { countText, DashboardPage, moneyText } from './dashboard-page';
+
+const admin: SessionUser = {
+  usr_nm: 'ADMIN',
+  usr_cd: 1,
+  usr_id: null,
+  usr_token: 'tok',
+  rl_nm: 'ADMIN',
+  usr_inst_cd: 1,
+  usr_full_nm: 'Admin',
+  is_admin: true,
+  institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
+};
+
+let body: unknown;
+
+function renderDashboard() {
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <DashboardPage />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+const tile = (key: string): HTMLElement => screen.getByTestId(`dashboard-${key}`);
+
+beforeEach(() => {
+  // jsdom has no matchMedia; Mantine asks it for the colour scheme.
+  vi.stubGlobal(
+    'matchMedia',
+    vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })),
+  );
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })),
+  );
+  window.history.pushState({}, '', '/sms/dashboard');
+  signIn(admin);
+  setAcademicYear({ acdm_cd: 3, label: '2026-27' });
+});
+
+afterEach(() => {
+  cleanup();
+  signOut();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('DashboardPage', () => {
+  it('shows "Not set up" for modules the server answers null for, never a zero', async () => {
+    body = { students: null, employees: 12, attendanceToday: null, feesCollected: null };
+    renderDashboard();
+    expect(await within(tile('employees')).findByText('12')).toBeTruthy();
+    for (const key of ['students', 'attendance', 'fees']) {
+      expect(within(tile(key)).getByText('Not set up')).toBeTruthy();
+      expect(within(tile(key)).queryByText(/^0(\.00)?$/)).toBeNull();
+    }
+  });
+
+  it('shows money with 2 decimals, rounded on the decimal string', async () => {
+    // 0.285 as a float is 0.28499999...; the string must still round to 0.29.
+    body = { students: 1500, employees: 0, attendanceToday: 0, feesCollected: '1234567.285' };
+    renderDashboard();
+    expect(await within(tile('fees')).findByText('1,234,567.29')).toBeTruthy();
+    expect(within(tile('students')).getByText('1,500')).toBeTruthy();
+    // A real zero (employees, attendance) is a count, not "not set up".
+    expect(within(tile('attendance')).getByText('0')).toBeTruthy();
+    expect(screen.queryByText('Not set up')).toBeNull();
+  });
+
+  it('says how to get a year when the institute has none active', async () => {
+    setAcademicYear(null);
+    body = { students: null, employees: 2, attendanceToday: null, feesCollected: null };
+    renderDashboard();
+    expect(await screen.findByTestId('no-active-year')).toBeTruthy();
+    expect(screen.getByText(/open Institute > Academic Year to add or activate one/)).toBeTruthy();
+  });
+});
+
+describe('tile values', () => {
+  it('keeps not set up (null) apart from no answer (undefined)', () => {
+    expect(countText(null)).toBeNull();
+    expect(countText(undefined)).toBe('—');
+    expect(countText(0)).toBe('0');
+    expect(moneyText(null)).toBeNull();
+    expect(moneyText('0')).toBe('0.00');
+    expect(moneyText('1.005')).toBe('1.01');
+    expect(moneyText(undefined)).toBe('—');
+  });
+});
