@@ -1,4 +1,5 @@
 import type { AnyEntity, Field, FieldKind } from '@campus/entities/define';
+import { fieldLabel, type Translate } from './entity-labels';
 
 /**
  * A grid column derived from one declared field. Library-neutral on purpose: the AG Grid adapter, the Excel
@@ -9,6 +10,7 @@ export interface ColumnSpec {
   colId: string;
   /** Row property that holds the shown value: a link shows its joined display column (e.g. rl_nm). */
   valueField: string;
+  /** The declared (English) label; translateColumns puts the current language's in its place. */
   label: string;
   kind: FieldKind;
   align: 'left' | 'right';
@@ -43,11 +45,21 @@ export function deriveColumns(entity: AnyEntity): ColumnSpec[] {
     .map(([name, f]) => columnOf(name, f));
 }
 
-/** Labels of the columns the quick search looks in (shown in the table-info dialog and the search hint). */
-export function searchableLabels(entity: AnyEntity): string[] {
-  return deriveColumns(entity)
-    .filter((c) => c.searchable)
-    .map((c) => c.label);
+/**
+ * The same columns labelled in the current language. Kept apart from deriveColumns so the derived set stays
+ * stable (it keys the list query and the saved layout) while labels follow a language switch.
+ */
+export function translateColumns(t: Translate, entity: AnyEntity, columns: readonly ColumnSpec[]): ColumnSpec[] {
+  return columns.map((c) => ({ ...c, label: fieldLabel(t, entity, c.colId) }));
+}
+
+/**
+ * Labels of the columns the quick search looks in (shown in the table-info dialog and the search hint),
+ * in the current language when a translate function is given, else as declared.
+ */
+export function searchableLabels(entity: AnyEntity, t?: Translate): string[] {
+  const columns = deriveColumns(entity);
+  return (t ? translateColumns(t, entity, columns) : columns).filter((c) => c.searchable).map((c) => c.label);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   themeQuartz,
   type ColDef,
   type ColumnMovedEvent,
+  type ColumnState,
   type ColumnResizedEvent,
   type GetRowIdParams,
   type GridApi,
@@ -22,12 +23,14 @@ import {
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { HttpError } from '../lib/http-client';
 import { toast } from '../lib/toast';
-import { formatCell } from './cell-format';
+import { formatCell, yesNoWords } from './cell-format';
 import type { SavedLayout } from './column-layout';
 import type { EntityRow } from './entity-api';
 import type { ColumnSpec } from './entity-columns';
+import { gridLocaleText } from './grid-locale';
 import { PagingBar, type PagingBarProps } from './paging-bar';
 import { loadSavedLayout, saveLayout } from './table-settings-api';
 import type { SortState } from './use-entity-list';
@@ -72,6 +75,7 @@ const selectionColumnDef: SelectionColumnDef = { width: 36, minWidth: 36, maxWid
 
 export interface EntityGridProps {
   entity: AnyEntity;
+  /** Columns labelled in the current language (translateColumns). */
   columns: ColumnSpec[];
   rows: EntityRow[];
   loading: boolean;
@@ -117,6 +121,22 @@ export function EntityGrid(props: EntityGridProps) {
   const [layoutDirty, setLayoutDirty] = useState(false);
   const [busy, setBusy] = useState<'save' | 'reset' | null>(null);
   const [hiddenIds, setHiddenIds] = useState<ReadonlySet<string>>(() => new Set());
+  const { t, i18n } = useTranslation();
+
+  /*
+   * AG Grid reads localeText only when it starts, so a language switch starts the grid again (keyed by the
+   * language). The user's current column layout, saved or not, is carried over to the new grid.
+   */
+  const gridLanguage = i18n.language;
+  const renderedLanguage = useRef(gridLanguage);
+  const carriedState = useRef<ColumnState[] | null>(null);
+  if (renderedLanguage.current !== gridLanguage) {
+    renderedLanguage.current = gridLanguage;
+    const api = apiRef.current;
+    if (api && !api.isDestroyed()) carriedState.current = api.getColumnState();
+  }
+  const localeText = useMemo(() => gridLocaleText(t), [t]);
+  const words = useMemo(() => yesNoWords(t), [t]);
 
   const columnDefs = useMemo<ColDef<EntityRow>[]>(
     () =>
@@ -130,9 +150,9 @@ export function EntityGrid(props: EntityGridProps) {
         cellDataType: false,
         comparator: keepServerOrder,
         type: c.align === 'right' ? 'rightAligned' : undefined,
-        valueFormatter: (p) => formatCell(c.kind, p.value),
+        valueFormatter: (p) => formatCell(c.kind, p.value, words),
       })),
-    [columns],
+    [columns, words],
   );
 
   const rowSelection = useMemo<RowSelectionOptions<EntityRow>>(
@@ -157,11 +177,16 @@ export function EntityGrid(props: EntityGridProps) {
   const onGridReady = useCallback(
     (e: GridReadyEvent<EntityRow>) => {
       apiRef.current = e.api;
-      if (savedLayout) e.api.applyColumnState({ state: savedLayout, applyOrder: true });
+      const carried = carriedState.current;
+      carriedState.current = null;
+      const layout = carried ?? savedLayout;
+      if (layout) e.api.applyColumnState({ state: layout, applyOrder: true });
       applySort(e.api, sortRef.current);
       reportColumns(e.api);
+      // A restarted grid starts with nothing selected; the toolbar must not act on the old selection.
+      if (carried) onSelectionChange([]);
     },
-    [savedLayout, reportColumns],
+    [savedLayout, reportColumns, onSelectionChange],
   );
 
   // The controller's sort is the truth (it is in the URL, e.g. after back/forward); mirror it into the header.
@@ -200,7 +225,7 @@ export function EntityGrid(props: EntityGridProps) {
     try {
       await saveLayout(userCode, entity.name, api.getColumnState());
       setLayoutDirty(false);
-      toast.success('Column layout saved.');
+      toast.success(t('grid.layout_saved', { defaultValue: 'Column layout saved.' }));
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
     } finally {
@@ -234,7 +259,9 @@ export function EntityGrid(props: EntityGridProps) {
     <Box>
       <Box style={{ height: props.height, minHeight: 260 }} data-testid="entity-grid">
         <AgGridReact<EntityRow>
+          key={gridLanguage}
           theme={gridTheme}
+          localeText={localeText}
           rowData={rows}
           columnDefs={columnDefs}
           defaultColDef={defaultColDef}
@@ -246,7 +273,7 @@ export function EntityGrid(props: EntityGridProps) {
           loading={loading}
           suppressMultiSort
           // A saved layout carries its own widths; otherwise spread the columns over the grid once.
-          autoSizeStrategy={savedLayout ? undefined : { type: 'fitGridWidth', defaultMinWidth: COLUMN_WIDTH }}
+          autoSizeStrategy={savedLayout || carriedState.current ? undefined : { type: 'fitGridWidth', defaultMinWidth: COLUMN_WIDTH }}
           onGridReady={onGridReady}
           onSortChanged={onSortChanged}
           onSelectionChanged={(e) => onSelectionChange(e.api.getSelectedRows())}
@@ -266,11 +293,11 @@ export function EntityGrid(props: EntityGridProps) {
           <Menu closeOnItemClick={false} position="top-start" withinPortal shadow="md">
             <Menu.Target>
               <Button size="compact-sm" variant="default" leftSection={<IconColumns3 size={14} />}>
-                Columns
+                {t('grid.columns', { defaultValue: 'Columns' })}
               </Button>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Label>Show columns</Menu.Label>
+              <Menu.Label>{t('grid.show_columns', { defaultValue: 'Show columns' })}</Menu.Label>
               {columns.map((c) => (
                 <Menu.Item key={c.colId} onClick={() => toggleColumn(c.colId, hiddenIds.has(c.colId))}>
                   <Checkbox size="xs" readOnly checked={!hiddenIds.has(c.colId)} label={c.label} styles={{ input: { cursor: 'pointer' } }} />
@@ -281,7 +308,7 @@ export function EntityGrid(props: EntityGridProps) {
           {layoutDirty && (
             <>
               <Text size="xs" c="dimmed">
-                Column layout changed
+                {t('grid.layout_changed', { defaultValue: 'Column layout changed' })}
               </Text>
               <Button
                 size="compact-sm"
@@ -290,7 +317,7 @@ export function EntityGrid(props: EntityGridProps) {
                 disabled={userCode === null}
                 onClick={() => void updateState()}
               >
-                Update State
+                {t('btn.update_state', { defaultValue: 'Update State' })}
               </Button>
               <Button
                 size="compact-sm"
@@ -300,7 +327,7 @@ export function EntityGrid(props: EntityGridProps) {
                 disabled={userCode === null}
                 onClick={() => void resetState()}
               >
-                Reset State
+                {t('btn.reset_state', { defaultValue: 'Reset State' })}
               </Button>
             </>
           )}

@@ -1,11 +1,17 @@
 import type { AnyEntity, ToggleButton } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
 
+/** What the engine passes to t: always a default (the English text) and any interpolation values. */
+export interface TranslateOptions {
+  defaultValue: string;
+  [value: string]: string | number;
+}
+
 /**
- * The one call of i18next's t the label helpers make. react-i18next's `t` (useTranslation) and
- * `i18next.t` both fit, and tests can pass a plain function without an i18next instance.
+ * The one call of i18next's t the engine makes. react-i18next's `t` (useTranslation) and `i18next.t` both
+ * fit, and tests can pass a plain function without an i18next instance.
  */
-export type Translate = (key: string, options: { defaultValue: string }) => string;
+export type Translate = (key: string, options: TranslateOptions) => string;
 
 /*
  * Keys are derived from the declaration, so a new entity needs no code here: until its keys are added to

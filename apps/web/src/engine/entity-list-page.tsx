@@ -17,17 +17,19 @@ import {
   IconX,
 } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePagePermission } from '../app/page-permission-context';
 import { HttpError, http } from '../lib/http-client';
 import { useSession } from '../lib/session-store';
 import { toast } from '../lib/toast';
-import { noSelectionMessage, selectionProblem } from '../lib/validation';
 import { layoutFor } from './column-layout';
 import { entityUrl, rowId, type EntityRow } from './entity-api';
-import { orderColumns, searchableLabels } from './entity-columns';
+import { orderColumns, translateColumns } from './entity-columns';
+import { entityLabel, pageLabel, toggleLabel } from './entity-labels';
 import { modePath } from './entity-mode';
 import { ConfirmDeleteDialog, TableInfoDialog } from './list-dialogs';
+import { countText, selectionMessage } from './list-messages';
 import { MOBILE_QUERY } from './responsive';
 import { recentLayout } from './table-settings-api';
 import { useEntityList } from './use-entity-list';
@@ -80,6 +82,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const { user } = useSession();
   const navigate = useNavigate();
   const compact = useMediaQuery(MOBILE_QUERY) ?? false;
+  const { t } = useTranslation();
 
   const [visibleColIds, setVisibleColIds] = useState<string[]>([]);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -104,9 +107,12 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     const recent = recentLayout(userCode, entity.name);
     return recent !== undefined ? recent : layoutFor(permission.tableSettings, entity.name);
   }, [permission.tableSettings, entity.name, userCode]);
-  const searchable = useMemo(() => searchableLabels(entity), [entity]);
+  // Labels follow the language (t changes with it); the grid, the Columns menu and the export share them.
+  const columns = useMemo(() => translateColumns(t, entity, list.columns), [t, entity, list.columns]);
+  const searchable = useMemo(() => columns.filter((c) => c.searchable).map((c) => c.label), [columns]);
   const { selection } = list;
-  const tableName = entity.label;
+  // The spec's {table name}: english.json holds the declared label, so English messages read as the spec's.
+  const tableName = entityLabel(t, entity);
 
   const go = useCallback(
     (mode: 'create' | 'update' | 'view' | 'clone' | 'import', id?: string) => navigate(modePath(page.module, page.page, mode, id)),
@@ -116,7 +122,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   /** The one selected row, or null after telling the user what to select (spec section 5). */
   const single = (): EntityRow | null => {
     // No selection gets 'select the records'; several get 'select exactly one'.
-    const problem = selection.length === 0 ? noSelectionMessage(tableName) : selectionProblem(tableName, selection.length, 'one');
+    const problem = selectionMessage(t, tableName, selection.length, selection.length === 0 ? 'some' : 'one');
     if (problem === null) return selection[0];
     toast.warning(problem);
     return null;
@@ -135,7 +141,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     if (row) go('clone', rowId(entity, row));
   };
   const onDelete = () => {
-    const problem = selectionProblem(tableName, selection.length, 'some');
+    const problem = selectionMessage(t, tableName, selection.length, 'some');
     if (problem) toast.warning(problem);
     else setConfirmDelete(true);
   };
@@ -146,7 +152,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     try {
       const res = await http.del<{ deleted?: number }>(entityUrl(entity), { primids: selection.map((r) => r[entity.key]) });
       const n = res?.deleted ?? selection.length;
-      toast.success(`${n} ${tableName} ${n === 1 ? 'record' : 'records'} deleted.`);
+      toast.success(countText(t, 'list.deleted', n, { single: '{{n}} {{table}} record deleted.', many: '{{n}} {{table}} records deleted.' }, { table: tableName }));
       setConfirmDelete(false);
       list.setSelection([]);
       await list.refresh();
@@ -163,9 +169,9 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     setExporting(true);
     try {
       const { exportToExcel } = await import('./export-excel');
-      await exportToExcel({ entity, columns: orderColumns(list.columns, visibleColIds), selection, params: list.params });
+      await exportToExcel({ entity, columns: orderColumns(columns, visibleColIds), selection, params: list.params });
     } catch (e) {
-      if (!(e instanceof HttpError)) toast.danger(e instanceof Error ? e.message : 'The export failed.');
+      if (!(e instanceof HttpError)) toast.danger(e instanceof Error ? e.message : t('list.export_failed', { defaultValue: 'The export failed.' }));
     } finally {
       setExporting(false);
     }
@@ -211,16 +217,20 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   return (
     <Stack gap="xs" data-testid="entity-list">
       <Group justify="space-between" align="center" gap="xs" wrap="wrap">
-        <Title order={4}>{page.label}</Title>
+        <Title order={4}>{pageLabel(t, page)}</Title>
         <TextInput
           size="xs"
           w={compact ? '100%' : 280}
-          placeholder={searchable.length > 0 ? `Search ${searchable.join(', ')}` : 'Search'}
-          aria-label="Search"
+          placeholder={
+            searchable.length > 0
+              ? t('grid.search_in', { defaultValue: 'Search {{fields}}', fields: searchable.join(', ') })
+              : t('grid.quick_search', { defaultValue: 'Search' })
+          }
+          aria-label={t('grid.quick_search', { defaultValue: 'Search' })}
           leftSection={<IconSearch size={14} />}
           rightSection={
             list.searchText ? (
-              <ActionIcon size="sm" variant="subtle" aria-label="Clear search" onClick={() => list.setSearchText('')}>
+              <ActionIcon size="sm" variant="subtle" aria-label={t('grid.clear_search', { defaultValue: 'Clear search' })} onClick={() => list.setSearchText('')}>
                 <IconX size={14} />
               </ActionIcon>
             ) : null
@@ -233,36 +243,36 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
       </Group>
 
       <Group gap={6} wrap="wrap" data-testid="grid-toolbar">
-        {canCreate && <ToolbarButton compact={compact} label="Create" icon={<IconPlus size={16} />} onClick={() => go('create')} testId="btn-create" />}
-        {canEdit && <ToolbarButton compact={compact} label="Edit" icon={<IconPencil size={16} />} onClick={onEdit} testId="btn-edit" />}
-        {canView && <ToolbarButton compact={compact} label="View" icon={<IconEye size={16} />} onClick={onView} testId="btn-view" />}
-        {canClone && <ToolbarButton compact={compact} label="Clone" icon={<IconCopy size={16} />} onClick={onClone} testId="btn-clone" />}
-        {canDelete && <ToolbarButton compact={compact} color="red" label="Delete" icon={<IconTrash size={16} />} onClick={onDelete} testId="btn-delete" />}
-        {toggles.map((t) => (
+        {canCreate && <ToolbarButton compact={compact} label={t('btn.create', { defaultValue: 'Create' })} icon={<IconPlus size={16} />} onClick={() => go('create')} testId="btn-create" />}
+        {canEdit && <ToolbarButton compact={compact} label={t('btn.edit', { defaultValue: 'Edit' })} icon={<IconPencil size={16} />} onClick={onEdit} testId="btn-edit" />}
+        {canView && <ToolbarButton compact={compact} label={t('btn.view', { defaultValue: 'View' })} icon={<IconEye size={16} />} onClick={onView} testId="btn-view" />}
+        {canClone && <ToolbarButton compact={compact} label={t('btn.clone', { defaultValue: 'Clone' })} icon={<IconCopy size={16} />} onClick={onClone} testId="btn-clone" />}
+        {canDelete && <ToolbarButton compact={compact} color="red" label={t('btn.delete', { defaultValue: 'Delete' })} icon={<IconTrash size={16} />} onClick={onDelete} testId="btn-delete" />}
+        {toggles.map((tg) => (
           <ToolbarButton
-            key={t.button}
+            key={tg.button}
             compact={compact}
             color="grape"
-            label={t.label}
+            label={toggleLabel(t, tg)}
             icon={<IconToggleRight size={16} />}
-            onClick={() => void doToggle(t.field)}
-            loading={toggling === t.field}
-            testId={`btn-${t.button}`}
+            onClick={() => void doToggle(tg.field)}
+            loading={toggling === tg.field}
+            testId={`btn-${tg.button}`}
           />
         ))}
         {canExport && (
-          <ToolbarButton compact={compact} color="teal" label="Export" icon={<IconDownload size={16} />} onClick={() => void doExport()} loading={exporting} testId="btn-export" />
+          <ToolbarButton compact={compact} color="teal" label={t('btn.export', { defaultValue: 'Export' })} icon={<IconDownload size={16} />} onClick={() => void doExport()} loading={exporting} testId="btn-export" />
         )}
-        {canImport && <ToolbarButton compact={compact} label="Import" icon={<IconUpload size={16} />} onClick={() => go('import')} testId="btn-import" />}
+        {canImport && <ToolbarButton compact={compact} label={t('btn.import', { defaultValue: 'Import' })} icon={<IconUpload size={16} />} onClick={() => go('import')} testId="btn-import" />}
         {/* Refresh and info only read what the page already shows, so no permission button governs them. */}
-        <ToolbarButton compact={compact} color="gray" label="Refresh" icon={<IconRefresh size={16} />} onClick={onRefresh} loading={list.fetching && !list.loading} testId="btn-refresh" />
-        <ToolbarButton compact={compact} color="gray" label="Info" icon={<IconInfoCircle size={16} />} onClick={() => setInfoOpen(true)} testId="btn-info" />
+        <ToolbarButton compact={compact} color="gray" label={t('btn.refresh', { defaultValue: 'Refresh' })} icon={<IconRefresh size={16} />} onClick={onRefresh} loading={list.fetching && !list.loading} testId="btn-refresh" />
+        <ToolbarButton compact={compact} color="gray" label={t('btn.table_info', { defaultValue: 'Table Info' })} icon={<IconInfoCircle size={16} />} onClick={() => setInfoOpen(true)} testId="btn-info" />
       </Group>
 
       <Suspense fallback={<Skeleton height={gridHeight} radius="sm" />}>
         <EntityGrid
           entity={entity}
-          columns={list.columns}
+          columns={columns}
           rows={list.rows}
           loading={list.loading}
           sort={list.sort}
@@ -285,7 +295,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
         onCancel={() => setConfirmDelete(false)}
         onConfirm={() => void doDelete()}
       />
-      <TableInfoDialog opened={infoOpen} onClose={() => setInfoOpen(false)} label={entity.label} total={list.total} searchable={searchable} />
+      <TableInfoDialog opened={infoOpen} onClose={() => setInfoOpen(false)} label={tableName} total={list.total} searchable={searchable} />
     </Stack>
   );
 }

@@ -4,12 +4,16 @@ import { Alert, Button, FileInput, Group, Paper, ScrollArea, Stack, Table, Text,
 import { IconAlertTriangle, IconArrowLeft, IconCheck, IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { HttpError, http } from '../lib/http-client';
 import { toast } from '../lib/toast';
+import { yesNoWords } from './cell-format';
 import { entityUrl } from './entity-api';
+import { entityLabel, fieldLabel, type Translate } from './entity-labels';
 import { modePath } from './entity-mode';
 import { ACCEPTED_IMPORT, isImportFile, templateColumns } from './import-template';
+import { countText } from './list-messages';
 import { lastListSearch, listQueryKey } from './use-entity-list';
 
 interface ImportError {
@@ -34,23 +38,26 @@ export interface ImportPageProps {
   page: PageDef;
 }
 
-async function downloadTemplate(entity: AnyEntity): Promise<void> {
+async function downloadTemplate(entity: AnyEntity, t: Translate): Promise<void> {
   const { newWorkbook, downloadWorkbook } = await import('./excel-loader');
   const cols = templateColumns(entity);
   const wb = await newWorkbook();
+  // The data sheet, its header row (field names) and the file name stay as declared: the header is what the
+  // import reads back, whatever language the template was downloaded in. Only the help sheet is translated.
   const data = wb.addWorksheet(entity.label.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   data.columns = cols.map((c) => ({ header: c.name, key: c.name, width: Math.max(14, c.name.length + 4) }));
   data.getRow(1).font = { bold: true };
   // The help sits on a second sheet so the first one imports as it is.
-  const help = wb.addWorksheet('Help');
+  const help = wb.addWorksheet(t('import.help_sheet', { defaultValue: 'Help' }).slice(0, 31));
   help.columns = [
-    { header: 'Column', width: 24 },
-    { header: 'Label', width: 28 },
-    { header: 'Required', width: 10 },
-    { header: 'What to enter', width: 60 },
+    { header: t('import.help_column', { defaultValue: 'Column' }), width: 24 },
+    { header: t('import.help_label', { defaultValue: 'Label' }), width: 28 },
+    { header: t('import.help_required', { defaultValue: 'Required' }), width: 12 },
+    { header: t('import.help_hint', { defaultValue: 'What to enter' }), width: 60 },
   ];
   help.getRow(1).font = { bold: true };
-  help.addRows(cols.map((c) => [c.name, c.label, c.required ? 'Yes' : 'No', c.hint]));
+  const { yes, no } = yesNoWords(t);
+  help.addRows(cols.map((c) => [c.name, fieldLabel(t, entity, c.name), c.required ? yes : no, c.hint]));
   await downloadWorkbook(wb, `${entity.label}_import_template.xlsx`);
 }
 
@@ -61,6 +68,8 @@ async function downloadTemplate(entity: AnyEntity): Promise<void> {
 export function ImportPage({ entity, page }: ImportPageProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
+  const tableName = entityLabel(t, entity);
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [busy, setBusy] = useState<'check' | 'commit' | 'template' | null>(null);
@@ -70,7 +79,7 @@ export function ImportPage({ entity, page }: ImportPageProps) {
   const choose = (f: File | null) => {
     setResult(null);
     if (f && !isImportFile(f.name)) {
-      toast.warning('Please choose an .xlsx or .csv file.');
+      toast.warning(t('import.wrong_file', { defaultValue: 'Please choose an .xlsx or .csv file.' }));
       setFile(null);
       return;
     }
@@ -110,7 +119,9 @@ export function ImportPage({ entity, page }: ImportPageProps) {
       }
       const n = res?.imported ?? res?.total ?? result?.total ?? 0;
       await queryClient.invalidateQueries({ queryKey: listQueryKey(entity.name) });
-      toast.success(`Imported ${n} ${entity.label} ${n === 1 ? 'record' : 'records'}.`);
+      toast.success(
+        countText(t, 'import.imported', n, { single: 'Imported {{n}} {{table}} record.', many: 'Imported {{n}} {{table}} records.' }, { table: tableName }),
+      );
       backToTable();
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
@@ -124,7 +135,7 @@ export function ImportPage({ entity, page }: ImportPageProps) {
   const template = async () => {
     setBusy('template');
     try {
-      await downloadTemplate(entity);
+      await downloadTemplate(entity, t);
     } finally {
       setBusy(null);
     }
@@ -135,18 +146,20 @@ export function ImportPage({ entity, page }: ImportPageProps) {
 
   return (
     <Stack gap="sm" maw={960} data-testid="import-page">
-      <Title order={4}>Import {entity.label}</Title>
+      <Title order={4}>{t('import.title', { defaultValue: 'Import {{table}}', table: tableName })}</Title>
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
-            Upload an Excel (.xlsx) or CSV file whose first row holds the column names of the template. The file is
-            checked first; nothing is saved until you commit, and then either every row is saved or none.
+            {t('import.intro', {
+              defaultValue:
+                'Upload an Excel (.xlsx) or CSV file whose first row holds the column names of the template. The file is checked first; nothing is saved until you commit, and then either every row is saved or none.',
+            })}
           </Text>
           <Group align="flex-end" gap="xs" wrap="wrap">
             <FileInput
               id="import-file"
-              label="File"
-              placeholder="Choose .xlsx or .csv"
+              label={t('import.file', { defaultValue: 'File' })}
+              placeholder={t('import.choose', { defaultValue: 'Choose .xlsx or .csv' })}
               accept={ACCEPTED_IMPORT.join(',')}
               value={file}
               onChange={choose}
@@ -155,38 +168,44 @@ export function ImportPage({ entity, page }: ImportPageProps) {
               w={{ base: '100%', sm: 320 }}
             />
             <Button leftSection={<IconUpload size={16} />} onClick={() => void check()} disabled={!file} loading={busy === 'check'} data-testid="btn-check">
-              Check file
+              {t('import.check', { defaultValue: 'Check file' })}
             </Button>
             <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void template()} loading={busy === 'template'}>
-              Download template
+              {t('import.template', { defaultValue: 'Download template' })}
             </Button>
           </Group>
         </Stack>
       </Paper>
 
       {ready && (
-        <Alert color="teal" icon={<IconCheck size={18} />} title={`${result.total} ${result.total === 1 ? 'row' : 'rows'} ready`} data-testid="import-ready">
+        <Alert color="teal" icon={<IconCheck size={18} />} title={countText(t, 'import.ready', result.total, { single: '{{n}} row ready', many: '{{n}} rows ready' })} data-testid="import-ready">
           <Group justify="space-between" wrap="wrap" gap="xs">
-            <Text size="sm">No problems found. Commit to save them.</Text>
+            <Text size="sm">{t('import.no_problems', { defaultValue: 'No problems found. Commit to save them.' })}</Text>
             <Button color="teal" onClick={() => void commit()} loading={busy === 'commit'} data-testid="btn-commit">
-              Commit
+              {t('import.commit', { defaultValue: 'Commit' })}
             </Button>
           </Group>
         </Alert>
       )}
 
       {result !== null && !ready && (
-        <Alert color="red" icon={<IconAlertTriangle size={18} />} title={`${errors.length} ${errors.length === 1 ? 'problem' : 'problems'} in ${result.total} rows`} data-testid="import-errors">
+        <Alert color="red" icon={<IconAlertTriangle size={18} />} title={countText(
+            t,
+            'import.problems',
+            errors.length,
+            { single: '{{n}} problem in {{total}} rows', many: '{{n}} problems in {{total}} rows' },
+            { total: result.total },
+          )} data-testid="import-errors">
           <Text size="sm" mb="xs">
-            Nothing was imported. Fix these rows in the file and check it again.
+            {t('import.nothing_imported', { defaultValue: 'Nothing was imported. Fix these rows in the file and check it again.' })}
           </Text>
           <ScrollArea.Autosize mah={360}>
             <Table striped withTableBorder fz="sm" bg="var(--mantine-color-body)">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th w={56}>Row</Table.Th>
-                  <Table.Th>Column</Table.Th>
-                  <Table.Th>Problem</Table.Th>
+                  <Table.Th w={56}>{t('import.row', { defaultValue: 'Row' })}</Table.Th>
+                  <Table.Th>{t('import.column', { defaultValue: 'Column' })}</Table.Th>
+                  <Table.Th>{t('import.problem', { defaultValue: 'Problem' })}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -202,7 +221,7 @@ export function ImportPage({ entity, page }: ImportPageProps) {
           </ScrollArea.Autosize>
           {errors.length > SHOWN_ERRORS && (
             <Text size="xs" mt="xs">
-              Showing the first {SHOWN_ERRORS} of {errors.length} problems.
+              {t('import.showing_first', { defaultValue: 'Showing the first {{shown}} of {{n}} problems.', shown: SHOWN_ERRORS, n: errors.length })}
             </Text>
           )}
         </Alert>
@@ -210,7 +229,7 @@ export function ImportPage({ entity, page }: ImportPageProps) {
 
       <Group>
         <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={backToTable}>
-          Back to list
+          {t('import.back', { defaultValue: 'Back to list' })}
         </Button>
       </Group>
     </Stack>
