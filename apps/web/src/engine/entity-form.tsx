@@ -1,20 +1,23 @@
-import type { AnyEntity } from '@campus/entities/define';
+import { requiredMessage, type AnyEntity } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
 import { Alert, Box, Button, Grid, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconArrowLeft, IconDeviceFloppy, IconPencil, IconRefresh } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePagePermission } from '../app/page-permission-context';
 import { HttpError, http } from '../lib/http-client';
 import { toast } from '../lib/toast';
-import { firstMissingForEntity } from '../lib/validation';
+import { isEmptyValue } from '../lib/validation';
 import { formatCell } from './cell-format';
 import { entityUrl, type EntityRow } from './entity-api';
+import { entityLabel, fieldLabel, type Translate } from './entity-labels';
 import { modePath, type FormModeKind } from './entity-mode';
 import { FieldInput } from './field-input';
 import { changedFields, createBody, formFields, formValuesToBody, isWide, rowToFormValues, type FormField, type FormValue, type FormValues } from './form-values';
+import { multiSelectText } from './multi-select-value';
 import { MOBILE_QUERY } from './responsive';
 import { lastListSearch, listQueryKey } from './use-entity-list';
 
@@ -26,7 +29,33 @@ export interface EntityFormProps {
   id?: string;
 }
 
-const titles: Record<FormModeKind, string> = { create: 'New', update: 'Edit', view: 'View', clone: 'Clone' };
+// English fallbacks of the mode.* keys, the words the page title (lib/page-title.ts) uses for the same modes.
+const titles: Record<FormModeKind, string> = { create: 'Create', update: 'Update', view: 'View', clone: 'Clone' };
+
+export interface RequiredCheckOptions {
+  /** Update mode: an empty password keeps the current one, so it is never missing. */
+  passwordOptional?: boolean;
+  /** The field's label as shown (translated); the declared label otherwise. */
+  labelOf?: (f: FormField) => string;
+}
+
+/**
+ * Spec section 5 over the form as shown: the first required field that is empty AND that the user can
+ * fill (editable in this mode; a switch is never empty). An empty field the user cannot change (an
+ * immutable one on update) is passed over rather than ending the check, so a later empty field is still
+ * reported instead of the save going to the server and failing there.
+ */
+export function firstMissingEditable(fields: readonly FormField[], values: FormValues, opts: RequiredCheckOptions = {}): { fieldName: string; message: string } | null {
+  for (const ff of fields) {
+    const f = ff.field;
+    if (!ff.editable || !f.required || f.kind === 'bool') continue;
+    if (f.kind === 'password' && opts.passwordOptional) continue;
+    if (!isEmptyValue(values[ff.name])) continue;
+    const label = opts.labelOf?.(ff) ?? f.label;
+    return { fieldName: ff.name, message: requiredMessage({ ...f, label }) };
+  }
+  return null;
+}
 
 function focusField(name: string): void {
   const el = document.getElementById(name);
@@ -37,19 +66,22 @@ function focusField(name: string): void {
 }
 
 /** A read-only value in view mode: the same text the grid shows (links by name, dates and money formatted). */
-function ViewValue({ field: ff, row }: { field: FormField; row: EntityRow }) {
+function ViewValue({ field: ff, row, label }: { field: FormField; row: EntityRow; label: string }) {
   const f = ff.field;
   const raw = f.kind === 'link' ? (row[f.as] ?? row[ff.name]) : row[ff.name];
-  // JSON (e.g. an audit row's before/after) is indented so it can be read; everything else as in the grid.
+  // JSON (e.g. an audit row's before/after) is indented so it can be read; a multiple select's stored
+  // 'A,B' reads as 'A, B'; everything else as in the grid.
   const text =
     f.kind === 'json' && raw !== null && raw !== undefined && typeof raw !== 'string'
       ? JSON.stringify(raw, null, 2)
-      : formatCell(f.kind === 'link' ? 'text' : f.kind, raw);
+      : f.kind === 'select' && f.multiple
+        ? multiSelectText(raw)
+        : formatCell(f.kind === 'link' ? 'text' : f.kind, raw);
   const long = isWide(f);
   return (
     <Box>
       <Text size="xs" c="dimmed" fw={500}>
-        {f.label}
+        {label}
       </Text>
       <Text
         size="sm"
@@ -69,6 +101,8 @@ function ViewValue({ field: ff, row }: { field: FormField; row: EntityRow }) {
 export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
+  const tr: Translate = t;
   const { can } = usePagePermission();
   const mobile = useMediaQuery(MOBILE_QUERY) ?? false;
   // Clone starts from a loaded row but is a create: the key is not writable, so it is never sent.
@@ -110,6 +144,28 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
     if (errors[name]) setErrors((prev) => Object.fromEntries(Object.entries(prev).filter(([k]) => k !== name)));
   };
 
+  const labelOf = (f: FormField): string => fieldLabel(tr, entity, f.name);
+  const canEdit = mode === 'view' && can('edit') && !!id;
+  const canCreate = mode === 'view' && can('create');
+  const openUpdate = () => {
+    if (canEdit && id) navigate(modePath(page.module, page.page, 'update', id));
+  };
+
+  // Spec section 6 on a view form, as on the list: Ctrl+E / Ctrl+U edit this row, Alt+N a new one. The
+  // browser's own Ctrl+U (view source) and Ctrl+E (search bar) are prevented even without the button,
+  // because useHotkeys prevents the default of every key it handles. Other modes have inputs where these
+  // keys would lose typed data, so they register nothing.
+  useHotkeys(
+    mode === 'view'
+      ? [
+          ['ctrl+E', openUpdate],
+          ['ctrl+U', openUpdate],
+          ['alt+N', () => canCreate && navigate(modePath(page.module, page.page, 'create'))],
+        ]
+      : [],
+    [],
+  );
+
   const reload = async () => {
     setStale(false);
     await rowQuery.refetch();
@@ -119,9 +175,8 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
     e.preventDefault();
     if (mode === 'view' || saving) return;
 
-    const editable = new Set(fields.filter((f) => f.editable).map((f) => f.name));
-    const missing = firstMissingForEntity(entity, values);
-    if (missing && editable.has(missing.fieldName)) {
+    const missing = firstMissingEditable(fields, values, { passwordOptional: mode === 'update', labelOf });
+    if (missing) {
       toast.warning(missing.message);
       focusField(missing.fieldName);
       return;
@@ -142,7 +197,7 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
         const patch = changedFields(initialBody.current, body);
         for (const f of fields) if (!f.editable) delete patch[f.name];
         if (Object.keys(patch).length === 0) {
-          toast.info('Nothing has changed.');
+          toast.info(t('form.nothing_changed', { defaultValue: 'Nothing has changed.' }));
           return;
         }
         await http.put(entityUrl(entity, id ?? ''), { ...patch, row_ver: row?.row_ver });
@@ -167,23 +222,29 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
     }
   };
 
-  const heading = `${titles[mode]} ${entity.label}`;
+  const heading = `${t(`mode.${mode}`, { defaultValue: titles[mode] })} ${entityLabel(tr, entity)}`;
 
   if (needsRow && rowQuery.isError) {
     const notFound = rowQuery.error instanceof HttpError && rowQuery.error.status === 404;
     return (
       <Stack gap="sm" maw={900}>
         <Title order={4}>{heading}</Title>
-        <Alert color="red" icon={<IconAlertTriangle size={18} />} title={notFound ? 'Record not found' : 'Could not load the record'}>
-          {notFound ? `This ${entity.label} record does not exist or belongs to another institute.` : 'Please try again.'}
+        <Alert
+          color="red"
+          icon={<IconAlertTriangle size={18} />}
+          title={notFound ? t('form.not_found_title', { defaultValue: 'Record not found' }) : t('form.load_failed_title', { defaultValue: 'Could not load the record' })}
+        >
+          {notFound
+            ? t('form.not_found_text', { entity: entityLabel(tr, entity), defaultValue: 'This {{entity}} record does not exist or belongs to another institute.' })
+            : t('form.load_failed_text', { defaultValue: 'Please try again.' })}
         </Alert>
         <Group>
           <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={backToTable}>
-            Back to list
+            {t('form.back_to_list', { defaultValue: 'Back to list' })}
           </Button>
           {!notFound && (
             <Button variant="light" leftSection={<IconRefresh size={16} />} onClick={() => void rowQuery.refetch()}>
-              Retry
+              {t('btn.retry', { defaultValue: 'Retry' })}
             </Button>
           )}
         </Group>
@@ -199,23 +260,30 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Title order={4}>{heading}</Title>
-          {mode === 'view' && can('edit') && id && (
-            <Button size="xs" leftSection={<IconPencil size={14} />} onClick={() => navigate(modePath(page.module, page.page, 'update', id))} data-testid="btn-edit">
-              Edit
+          {canEdit && (
+            <Button size="xs" leftSection={<IconPencil size={14} />} onClick={openUpdate} data-testid="btn-edit">
+              {t('btn.edit', { defaultValue: 'Edit' })}
             </Button>
           )}
         </Group>
 
         {stale && (
-          <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="This record was changed by someone else" data-testid="stale-alert">
+          <Alert
+            color="orange"
+            icon={<IconAlertTriangle size={18} />}
+            title={t('form.stale_title', { defaultValue: 'This record was changed by someone else' })}
+            data-testid="stale-alert"
+          >
             <Stack gap="xs">
               <Text size="sm">
-                It was saved by another user after you opened it, so your changes were not saved. Reload to see the
-                current version; your unsaved edits on this form will be replaced.
+                {t('form.stale_text', {
+                  defaultValue:
+                    'It was saved by another user after you opened it, so your changes were not saved. Reload to see the current version; your unsaved edits on this form will be replaced.',
+                })}
               </Text>
               <Group>
                 <Button size="xs" color="orange" leftSection={<IconRefresh size={14} />} onClick={() => void reload()}>
-                  Reload record
+                  {t('form.reload_record', { defaultValue: 'Reload record' })}
                 </Button>
               </Group>
             </Stack>
@@ -241,11 +309,12 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
                   style={f.field.kind === 'bool' && mode !== 'view' && !mobile ? { display: 'flex', alignItems: 'flex-end' } : undefined}
                 >
                   {mode === 'view' && row ? (
-                    <ViewValue field={f} row={row} />
+                    <ViewValue field={f} row={row} label={labelOf(f)} />
                   ) : (
                     <FieldInput
                       name={f.name}
                       field={f.field}
+                      label={labelOf(f)}
                       value={values[f.name] ?? null}
                       onChange={(v) => setValue(f.name, v)}
                       error={errors[f.name]}
@@ -262,11 +331,11 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
 
         <Group justify="flex-end" gap="xs">
           <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={backToTable} disabled={saving}>
-            {mode === 'view' ? 'Back' : 'Cancel'}
+            {mode === 'view' ? t('btn.back', { defaultValue: 'Back' }) : t('btn.cancel', { defaultValue: 'Cancel' })}
           </Button>
           {mode !== 'view' && (
             <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={saving} disabled={loading || stale} data-testid="btn-save">
-              {inputMode === 'create' ? 'Save' : 'Update'}
+              {inputMode === 'create' ? t('btn.save', { defaultValue: 'Save' }) : t('btn.update', { defaultValue: 'Update' })}
             </Button>
           )}
         </Group>

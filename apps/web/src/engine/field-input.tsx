@@ -1,15 +1,17 @@
-import type { Field } from '@campus/entities/define';
-import { FileInput, NumberInput, PasswordInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import type { Field, SelectField } from '@campus/entities/define';
+import { FileInput, MultiSelect, NumberInput, PasswordInput, Pill, Select, Switch, Textarea, TextInput } from '@mantine/core';
 import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
 import { IconCalendar, IconUpload } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { HttpError, http } from '../lib/http-client';
 import { DATE_FORMAT, DATE_TIME_FORMAT } from '../lib/format';
 import { toast } from '../lib/toast';
 import { imageAccept, imageUploadError, preventNegativeKeystroke } from '../lib/validation';
 import type { FormValue } from './form-values';
 import { LinkSelect } from './link-select';
+import { hiddenCount, multiSelectFormValue, multiSelectValues, pillSlot } from './multi-select-value';
 
 export interface FieldInputProps {
   name: string;
@@ -22,6 +24,8 @@ export interface FieldInputProps {
   passwordOptional?: boolean;
   /** Label of a link's current value, from the loaded row. */
   linkLabel?: string;
+  /** The label shown (translated by the form); the declared label when not given. */
+  label?: string;
 }
 
 // Money is kept as the typed string: at most 10 integer digits and 2 decimals, never negative.
@@ -39,7 +43,7 @@ function padMoney(v: string): string {
 // toasts and loaders); no declared entity has an image or file field today.
 const UPLOAD_URL = '/api/fileupload/';
 
-function UploadInput({ name, field, value, onChange, error, disabled }: FieldInputProps & { field: Extract<Field, { kind: 'image' | 'file' }> }) {
+function UploadInput({ name, field, value, onChange, error, disabled, label }: FieldInputProps & { field: Extract<Field, { kind: 'image' | 'file' }> }) {
   const [busy, setBusy] = useState(false);
   const allowPdf = field.kind === 'image' && field.allowPdf === true;
   const stored = typeof value === 'string' && value !== '' ? value : null;
@@ -73,7 +77,7 @@ function UploadInput({ name, field, value, onChange, error, disabled }: FieldInp
     <FileInput
       id={name}
       name={name}
-      label={field.label}
+      label={label ?? field.label}
       withAsterisk={field.required}
       placeholder={stored ?? field.placeholder ?? 'Choose a file'}
       accept={field.kind === 'image' ? imageAccept({ allowPdf }) : undefined}
@@ -87,13 +91,61 @@ function UploadInput({ name, field, value, onChange, error, disabled }: FieldInp
   );
 }
 
+/**
+ * A multiple select (spec section 9): searchable, showing the first 3 chosen items as pills and one
+ * "+N more" pill for the rest, so a long choice does not grow the form. Mantine's MultiSelect has no
+ * display limit of its own (9.x); its renderPill is called once per chosen value, which is enough to
+ * hide pills past the third. The value stays the stored comma string in declared option order.
+ */
+function MultiSelectInput({ name, field: f, value, onChange, error, disabled, label }: FieldInputProps & { field: SelectField; label: string }) {
+  const { t } = useTranslation();
+  const chosen = multiSelectValues(value);
+  const more = hiddenCount(chosen.length);
+  return (
+    <MultiSelect
+      id={name}
+      name={name}
+      label={label}
+      withAsterisk={f.required === true}
+      error={error}
+      disabled={disabled}
+      // A placeholder beside pills reads as another choice; show it only while nothing is chosen.
+      placeholder={chosen.length === 0 ? (f.placeholder ?? t('form.choose', { defaultValue: 'Choose...' })) : undefined}
+      data={[...f.options]}
+      value={chosen}
+      onChange={(v) => onChange(multiSelectFormValue(f.options, v))}
+      searchable
+      clearable={!disabled}
+      nothingFoundMessage={t('form.no_options', { defaultValue: 'Nothing found' })}
+      comboboxProps={{ withinPortal: true }}
+      renderPill={({ option, value: v, onRemove, disabled: off }) => {
+        const slot = pillSlot(chosen.indexOf(String(v)));
+        if (slot === 'hidden') return null;
+        if (slot === 'more') {
+          return (
+            <Pill disabled={off} title={chosen.slice(-more).join(', ')} data-testid={`${name}-more`}>
+              {t('form.more_selected', { count: more, defaultValue: '+{{count}} more' })}
+            </Pill>
+          );
+        }
+        return (
+          <Pill withRemoveButton={!off} onRemove={onRemove} disabled={off}>
+            {option?.label ?? String(v)}
+          </Pill>
+        );
+      }}
+    />
+  );
+}
+
 /** One editable input per declared field kind; id and name are the field name so validation can focus it. */
 export function FieldInput(props: FieldInputProps) {
   const { name, field: f, value, onChange, error, disabled } = props;
+  const label = props.label ?? f.label;
   const common = {
     id: name,
     name,
-    label: f.label,
+    label,
     placeholder: f.placeholder,
     withAsterisk: f.required === true && !(f.kind === 'password' && props.passwordOptional),
     error,
@@ -176,7 +228,7 @@ export function FieldInput(props: FieldInputProps) {
         <Switch
           id={name}
           name={name}
-          label={f.label}
+          label={label}
           checked={value === true}
           onChange={(e) => onChange(e.currentTarget.checked)}
           disabled={disabled}
@@ -185,10 +237,11 @@ export function FieldInput(props: FieldInputProps) {
         />
       );
     case 'select':
+      if (f.multiple) return <MultiSelectInput {...props} field={f} label={label} />;
       return (
         <Select
           {...common}
-          placeholder={f.placeholder ?? `Select ${f.label}`}
+          placeholder={f.placeholder ?? `Select ${label}`}
           data={[...f.options]}
           value={str === '' ? null : str}
           onChange={(v) => onChange(v)}
@@ -206,6 +259,7 @@ export function FieldInput(props: FieldInputProps) {
           value={str === '' ? null : str}
           onChange={onChange}
           knownLabel={props.linkLabel}
+          label={label}
           error={error}
           disabled={disabled}
         />

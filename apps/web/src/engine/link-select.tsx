@@ -16,6 +16,8 @@ export interface LinkSelectProps {
   knownLabel?: string;
   error?: string;
   disabled?: boolean;
+  /** The label shown (translated by the form); the declared label when not given. */
+  label?: string;
 }
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -25,7 +27,7 @@ const SEARCH_DEBOUNCE_MS = 300;
  * filters and caps at 50), so the dropdown never loads a whole table; the current value's label is
  * fetched with ?ids= when the row did not bring it along.
  */
-export function LinkSelect({ name, field, value, onChange, knownLabel, error, disabled }: LinkSelectProps) {
+export function LinkSelect({ name, field, value, onChange, knownLabel, error, disabled, label = field.label }: LinkSelectProps) {
   const target = findEntity(field.to);
   const optionsUrl = target ? entityUrl(target, 'options') : null;
   const [opened, setOpened] = useState(false);
@@ -68,8 +70,8 @@ export function LinkSelect({ name, field, value, onChange, knownLabel, error, di
     <Select
       id={name}
       name={name}
-      label={field.label}
-      placeholder={field.placeholder ?? `Select ${field.label}`}
+      label={label}
+      placeholder={field.placeholder ?? `Select ${label}`}
       withAsterisk={field.required}
       data={data}
       value={value}

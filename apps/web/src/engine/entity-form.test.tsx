@@ -1,0 +1,236 @@
+import { code, select, text, type AnyEntity } from '@campus/entities/define';
+import { entity } from '@campus/entities/registry';
+import { findPage, type PageDef } from '@campus/entities/pages';
+import { MantineProvider } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createInstance, type i18n } from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import english from '../../public/assets/language/english.json';
+import { buildPagePermission, PagePermissionContext } from '../app/page-permission-context';
+import { signIn, signOut } from '../lib/session-store';
+import { EntityForm, firstMissingEditable } from './entity-form';
+import { FieldInput } from './field-input';
+import { formFields, type FormField } from './form-values';
+
+const docType = entity('document_type');
+const page = findPage('master', 'documenttype') as PageDef;
+const base = '/sms/master/documenttype';
+
+let lang: i18n;
+let shown: string[] = [];
+
+beforeEach(async () => {
+  // jsdom has no matchMedia; Mantine asks it for the colour scheme and the form for the phone layout.
+  vi.stubGlobal('matchMedia', vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })));
+  // Nor ResizeObserver (Mantine's dropdown scroll area) or document.fonts (Textarea autosize).
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  );
+  if (!('fonts' in document)) {
+    Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener: () => undefined, removeEventListener: () => undefined } });
+  }
+  shown = [];
+  vi.spyOn(notifications, 'show').mockImplementation((n) => {
+    shown.push(String(n.message));
+    return 'id';
+  });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () =>
+      new Response(JSON.stringify({ doc_typ_cd: 5, doc_typ_nm: 'ID Card', doc_typ_for: 'Student,Institute', doc_typ_dscr: null, row_ver: 1 }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      }),
+    ),
+  );
+  signIn({
+    usr_nm: 'CLERK1',
+    usr_cd: 2,
+    usr_id: null,
+    usr_token: 'tok',
+    rl_nm: 'OFFICE CLERK',
+    usr_inst_cd: 1,
+    usr_full_nm: 'Priya',
+    is_admin: false,
+    institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
+  });
+  lang = createInstance();
+  await lang.use(initReactI18next).init({ lng: 'english', resources: { english: { translation: english } }, interpolation: { escapeValue: false } });
+});
+
+afterEach(() => {
+  cleanup();
+  signOut();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function wrap(children: React.ReactNode) {
+  return (
+    <MantineProvider>
+      <I18nextProvider i18n={lang}>{children}</I18nextProvider>
+    </MantineProvider>
+  );
+}
+
+function renderForm(mode: 'view' | 'create' | 'update', buttons: string[], initial: string) {
+  const permission = buildPagePermission('master', 'documenttype', { usr_prms_btns: buttons.join(',') }, [], false);
+  const form = (m: typeof mode) => (
+    <PagePermissionContext.Provider value={permission}>
+      <EntityForm entity={docType} page={page} mode={m} id={m === 'create' ? undefined : '5'} />
+    </PagePermissionContext.Provider>
+  );
+  const router = createMemoryRouter(
+    [
+      { path: `${base}/view/5`, element: form('view') },
+      { path: `${base}/create`, element: mode === 'create' ? form('create') : <div>CREATE PAGE</div> },
+      { path: `${base}/update/5`, element: mode === 'update' ? form('update') : <div>UPDATE PAGE</div> },
+      { path: `${base}/table`, element: <div>TABLE PAGE</div> },
+    ],
+    { initialEntries: [initial] },
+  );
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(wrap(<QueryClientProvider client={client}><RouterProvider router={router} /></QueryClientProvider>));
+  return router;
+}
+
+/** The pills in the input, in order (the dropdown renders the options' labels too). */
+const pills = (): HTMLElement[] => Array.from(document.querySelectorAll<HTMLElement>('.mantine-Pill-root'));
+const pillTexts = (): string[] => pills().map((p) => p.textContent ?? '');
+
+const press = (init: KeyboardEventInit): KeyboardEvent => {
+  const ev = new KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init });
+  document.body.dispatchEvent(ev);
+  return ev;
+};
+
+describe('multiple select input', () => {
+  const field = select({ label: 'Collected From', options: ['A', 'B', 'C', 'D', 'E'], multiple: true });
+
+  it('shows the first three chosen items and one "+N more" pill', () => {
+    render(wrap(<FieldInput name="frm" field={field} value="A,B,C,D,E" onChange={() => undefined} />));
+    expect(pillTexts()).toEqual(['A', 'B', 'C', '+2 more']);
+    expect(screen.getByTestId('frm-more').textContent).toBe('+2 more');
+    expect(screen.getByTestId('frm-more').getAttribute('title')).toBe('D, E');
+  });
+
+  it('shows no "more" pill up to three items, and is searchable with the field name as input id', () => {
+    render(wrap(<FieldInput name="frm" field={field} value="B,A" onChange={() => undefined} />));
+    expect(pillTexts()).toEqual(['B', 'A']);
+    expect(screen.queryByTestId('frm-more')).toBeNull();
+    const input = document.getElementById('frm') as HTMLInputElement;
+    expect(input.tagName).toBe('INPUT');
+    expect(input.readOnly).toBe(false);
+  });
+
+  it('removes an item and hands back the canonical comma string', () => {
+    const onChange = vi.fn();
+    render(wrap(<FieldInput name="frm" field={field} value="A,C,E" onChange={onChange} />));
+    const pillC = pills()[1];
+    expect(pillC.textContent).toBe('C');
+    fireEvent.click(pillC.querySelector('button') as HTMLElement);
+    expect(onChange).toHaveBeenCalledWith('A,E');
+  });
+});
+
+describe('required fields (spec section 5)', () => {
+  const thing: AnyEntity = {
+    name: 'thing',
+    table: 'thing',
+    key: 'cd',
+    scope: 'global',
+    label: 'Thing',
+    title: 'nm',
+    fields: {
+      cd: code(),
+      fixed: text({ label: 'Fixed', required: true, immutable: true }),
+      on: { kind: 'bool', label: 'On', required: true, defaultValue: false },
+      frm: select({ label: 'Collected From', options: ['A', 'B'], multiple: true, required: true }),
+      nm: text({ label: 'Name', required: true }),
+    },
+  };
+
+  it('passes over an empty field the user cannot change and reports the first one they can fill', () => {
+    const fields = formFields(thing, 'update');
+    expect(fields.find((f) => f.name === 'fixed')?.editable).toBe(false);
+    const missing = firstMissingEditable(fields, { fixed: '', on: false, frm: '', nm: '' });
+    expect(missing).toEqual({ fieldName: 'frm', message: "Please select the 'Collected From'." });
+    expect(firstMissingEditable(fields, { fixed: '', on: false, frm: 'A', nm: ' ' })?.fieldName).toBe('nm');
+    expect(firstMissingEditable(fields, { fixed: '', on: false, frm: 'A', nm: 'x' })).toBeNull();
+  });
+
+  it('names the field by its shown label', () => {
+    const fields: FormField[] = formFields(thing, 'create');
+    const missing = firstMissingEditable(fields, { fixed: 'x', frm: '', nm: '' }, { labelOf: (f) => `«${f.field.label}»` });
+    expect(missing?.message).toBe("Please select the '«Collected From»'.");
+  });
+
+  it('toasts the first empty field on save and focuses it', async () => {
+    renderForm('create', ['create'], `${base}/create`);
+    fireEvent.click(await screen.findByTestId('btn-save'));
+    await waitFor(() => expect(shown).toEqual(["Please enter the 'Document Type Name'."]));
+    expect(document.activeElement?.id).toBe('doc_typ_nm');
+  });
+});
+
+describe('view form', () => {
+  it('translates the heading and buttons and lists a multiple select with commas', async () => {
+    // Field and entity labels come through entity-labels, falling back to the declaration.
+    lang.addResource('english', 'translation', 'field.document_type.doc_typ_for', 'Collected from (translated)');
+    renderForm('view', ['view', 'edit'], `${base}/view/5`);
+    expect(await screen.findByText('Student, Institute')).toBeTruthy();
+    expect(screen.getByText('Collected from (translated)')).toBeTruthy();
+    expect(screen.getByText('Document Type Name')).toBeTruthy();
+    expect(screen.getByRole('heading').textContent).toBe('View Document Type');
+    expect(screen.getByTestId('btn-edit').textContent).toBe('Edit');
+    expect(screen.getByText('Back')).toBeTruthy();
+  });
+
+  it('opens update with Ctrl+E and Ctrl+U for a user with the edit button, keeping the browser out', async () => {
+    const router = renderForm('view', ['view', 'edit'], `${base}/view/5`);
+    await screen.findByText('Student, Institute');
+    const ev = press({ key: 'u', ctrlKey: true });
+    expect(ev.defaultPrevented).toBe(true);
+    await screen.findByText('UPDATE PAGE');
+    expect(router.state.location.pathname).toBe(`${base}/update/5`);
+  });
+
+  it('Ctrl+E also edits; Alt+N opens create only with the create button', async () => {
+    const router = renderForm('view', ['view', 'edit'], `${base}/view/5`);
+    await screen.findByText('Student, Institute');
+    expect(press({ key: 'n', altKey: true }).defaultPrevented).toBe(true);
+    expect(router.state.location.pathname).toBe(`${base}/view/5`);
+    press({ key: 'e', ctrlKey: true });
+    await screen.findByText('UPDATE PAGE');
+  });
+
+  it('does nothing but block the browser default without the buttons, and Alt+N creates with create', async () => {
+    const router = renderForm('view', ['view', 'create'], `${base}/view/5`);
+    await screen.findByText('Student, Institute');
+    expect(press({ key: 'u', ctrlKey: true }).defaultPrevented).toBe(true);
+    expect(press({ key: 'e', ctrlKey: true }).defaultPrevented).toBe(true);
+    expect(router.state.location.pathname).toBe(`${base}/view/5`);
+    expect(screen.queryByTestId('btn-edit')).toBeNull();
+    press({ key: 'n', altKey: true });
+    await screen.findByText('CREATE PAGE');
+  });
+
+  it('registers no shortcut on an update form, where typing matters', async () => {
+    const router = renderForm('update', ['view', 'edit', 'create'], `${base}/update/5`);
+    await screen.findByTestId('btn-save');
+    expect(press({ key: 'n', altKey: true }).defaultPrevented).toBe(false);
+    expect(router.state.location.pathname).toBe(`${base}/update/5`);
+    expect(screen.getByRole('heading').textContent).toBe('Update Document Type');
+    expect(screen.getByTestId('btn-save').textContent).toBe('Update');
+    expect(screen.getByText('Cancel')).toBeTruthy();
+  });
+});
