@@ -15,6 +15,8 @@ import type { Database } from './db/client';
 import { registerCrudRoutes } from './engine/crud.routes';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
 import { registerInstituteHooks } from './hooks/institute.hooks';
+import { registerRoleHooks } from './hooks/role.hooks';
+import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
 import { HttpError } from './lib/http-error';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
 import { registerSettingRoutes } from './workflows/setting/setting.handler';
@@ -34,7 +36,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     // The spec calls /api/setting//tablesettings: fold the double slash rather than 404 it.
     routerOptions: { ignoreDuplicateSlashes: true },
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: trustFirstHops(trustedProxyHops(process.env.TRUST_PROXY)),
     // On shutdown, idle keep-alive sockets close at once; in-flight requests finish first.
     forceCloseConnections: 'idle',
   });
@@ -43,6 +45,8 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   if (!hooksRegistered) {
     registerEmployeeHooks();
     registerInstituteHooks();
+    registerRoleHooks();
+    registerUserPermissionHooks();
     hooksRegistered = true;
   }
 
@@ -76,7 +80,9 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     const cookieVal = req.cookies[XSRF_COOKIE];
     if (!cookieVal) setXsrfCookie(reply, cfg);
     const mutating = !['GET', 'HEAD', 'OPTIONS'].includes(req.method);
-    if (!mutating || !req.url.startsWith('/api/') || req.url.startsWith('/api/employee/login')) return;
+    // Decided by the matched route, never by the raw URL ('//api/x' and '/%61pi/x' reach the same handler).
+    const access = req.routeOptions.config?.access;
+    if (!mutating || req.is404 || access?.kind === 'public') return;
     const headerVal = req.headers['x-xsrf-token'];
     if (typeof headerVal !== 'string' || !cookieVal || !sameSecret(headerVal, cookieVal)) {
       throw new HttpError(403, 'Invalid or missing XSRF token. Reload the page and try again.');
@@ -130,6 +136,21 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   });
   return app;
 }
+
+/**
+ * TRUST_PROXY=N: N reverse proxies stand in front of the server, so the client address is the N-th from
+ * the right of X-Forwarded-For. Trusting every hop would let a client forge its address (and dodge the
+ * per-address sign-in lock) by sending its own X-Forwarded-For.
+ */
+export function trustedProxyHops(value: string | undefined): number | false {
+  if (!value || !/^\d{1,2}$/.test(value.trim())) return false;
+  const n = Number(value.trim());
+  return n > 0 ? n : false;
+}
+
+/** proxy-addr walks X-Forwarded-For from the socket inwards: trust the first n hops, not the client's own. */
+const trustFirstHops = (n: number | false): boolean | ((address: string, hop: number) => boolean) =>
+  n === false ? false : (_address, hop) => hop < n;
 
 function statusText(code: number): string {
   return (

@@ -32,6 +32,8 @@ async function shutdown(signal: string): Promise<void> {
     app.log.error('shutdown took too long: exiting');
     process.exit(1);
   }, 20_000);
+  // Browsers reconnect to another process (or to this one after a restart) on their own.
+  realtime.disconnectAll();
   await app.close();
   clearInterval(sweep);
   clearTimeout(deadline);

@@ -8,6 +8,8 @@ import { resolveSession } from './access/session';
 
 export interface Realtime {
   io: Server | null;
+  /** Drops every browser connection: an open websocket would otherwise hold the HTTP server's close. */
+  disconnectAll(): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,10 @@ export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config):
   });
   return {
     io,
+    disconnectAll() {
+      io.disconnectSockets(true);
+      io.engine.close();
+    },
     async close() {
       await new Promise<void>((r) => io.close(() => r()));
       for (const c of closers) await c().catch(() => undefined);

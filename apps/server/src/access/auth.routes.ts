@@ -58,9 +58,13 @@ async function lockedFor(db: Db, keys: string[]): Promise<number> {
   return ms;
 }
 
-async function recordFailure(db: Db, cfg: Config, key: string, limit: number): Promise<number> {
+/**
+ * Counts one attempt against a key (failures and attempts still being checked, within the window) and
+ * returns the count. Counting BEFORE the password is checked means a burst of parallel guesses cannot all
+ * slip past the lock check while the first ones are still being verified.
+ */
+async function countAttempt(db: Db, cfg: Config, key: string): Promise<number> {
   const windowStart = new Date(Date.now() - cfg.lockoutMinutes * 60_000);
-  const lockUntil = new Date(Date.now() + cfg.lockoutMinutes * 60_000);
   const [r] = await rows<{ atmpt_fail_cnt: number }>(
     db,
     sql`INSERT INTO login_attempt (atmpt_key, atmpt_fail_cnt, atmpt_first_at) VALUES (${key}, 1, now())
@@ -69,10 +73,12 @@ async function recordFailure(db: Db, cfg: Config, key: string, limit: number): P
           atmpt_first_at = CASE WHEN login_attempt.atmpt_first_at < ${windowStart.toISOString()} THEN now() ELSE login_attempt.atmpt_first_at END
         RETURNING atmpt_fail_cnt`,
   );
-  if (r.atmpt_fail_cnt >= limit) {
-    await db.execute(sql`UPDATE login_attempt SET atmpt_locked_until = ${lockUntil.toISOString()} WHERE atmpt_key = ${key}`);
-  }
   return r.atmpt_fail_cnt;
+}
+
+async function lock(db: Db, cfg: Config, key: string): Promise<void> {
+  const lockUntil = new Date(Date.now() + cfg.lockoutMinutes * 60_000);
+  await db.execute(sql`UPDATE login_attempt SET atmpt_locked_until = ${lockUntil.toISOString()} WHERE atmpt_key = ${key}`);
 }
 
 export function setXsrfCookie(reply: FastifyReply, cfg: Config): string {
@@ -99,16 +105,30 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
       throw new HttpError(429, `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60_000)} minute(s).`);
     }
 
+    const ipLimit = cfg.lockoutFailures * 6;
+    const n = await countAttempt(db, cfg, userKey);
+    const nIp = await countAttempt(db, cfg, ipKey);
+    if (n > cfg.lockoutFailures || nIp > ipLimit) {
+      // More attempts in flight than the limit allows: refuse without checking the password.
+      if (n > cfg.lockoutFailures) await lock(db, cfg, userKey);
+      if (nIp > ipLimit) await lock(db, cfg, ipKey);
+      if (u) await logLogin(db, req, u, 'LOCKED');
+      throw new HttpError(429, `Too many failed sign-ins. Try again in ${cfg.lockoutMinutes} minute(s).`);
+    }
+
     const ok = (await verify(u?.usr_pwd || dummyHash, usr_pwd).catch(() => false)) && !!u?.usr_pwd && !!u?.usr_is_lgn;
     if (!ok || !u) {
-      const n = await recordFailure(db, cfg, userKey, cfg.lockoutFailures);
-      await recordFailure(db, cfg, ipKey, cfg.lockoutFailures * 6);
+      if (n >= cfg.lockoutFailures) await lock(db, cfg, userKey);
+      if (nIp >= ipLimit) await lock(db, cfg, ipKey);
       if (u) await logLogin(db, req, u, 'FAILED');
       req.log.warn({ usr_nm, ip: req.ip, failures: n }, 'sign-in failed');
       if (n > 2) await sleep(Math.min(cfg.failureDelayMs * (n - 2), 5000));
       throw unauthorized(BAD_LOGIN);
     }
 
+    // A success clears the login id's count and takes back its own attempt from the IP's, so that a whole
+    // staff room signing in from one school address never locks that address.
+    await db.execute(sql`UPDATE login_attempt SET atmpt_fail_cnt = greatest(atmpt_fail_cnt - 1, 0) WHERE atmpt_key = ${ipKey}`);
     await db.execute(sql`DELETE FROM login_attempt WHERE atmpt_key = ${userKey}`);
     const token = await createSession(db, cfg, u.usr_cd, req.ip, platformOf(req));
     await logLogin(db, req, u, 'LOGIN');

@@ -1,4 +1,4 @@
-import { isAdminOnlyButton, livePages, parseButtons, type PageDef } from '@campus/entities/pages';
+import { findPage, isAdminOnlyButton, livePages, parseButtons, type PageDef } from '@campus/entities/pages';
 import { rows, sql, type DbOrTx } from '../db/client';
 
 export interface EffectivePermission {
@@ -31,15 +31,18 @@ export async function effectivePermissions(
   instCd: number,
   isAdmin: boolean,
   only?: Pick<PageDef, 'module' | 'page'>,
+  /** What the groups alone give (what the user would have without their own rows). */
+  groupsOnly = false,
 ): Promise<Map<string, EffectivePermission>> {
   const pageFilter = only ? sql`AND p.usr_prms_mdl = ${only.module} AND p.usr_prms_page = ${only.page}` : sql``;
+  const ownRows = groupsOnly ? sql`false` : sql`p.usr_prms_usr_cd = ${usrCd}`;
   const found = await rows<PermRow>(
     db,
     sql`SELECT p.usr_prms_mdl, p.usr_prms_page, p.usr_prms_is_alw, p.usr_prms_btns, p.usr_need_data_chk,
                (p.usr_prms_usr_cd = ${usrCd}) AS own
         FROM user_permission p
         WHERE p.inst_cd = ${instCd} AND p.usr_sts ${pageFilter}
-          AND (p.usr_prms_usr_cd = ${usrCd}
+          AND (${ownRows}
                OR p.upg_cd IN (SELECT m.upg_cd FROM user_permission_mapping m WHERE m.usr_cd = ${usrCd} AND m.inst_cd = ${instCd}))`,
   );
   const byPage = new Map<string, PermRow[]>();
@@ -70,3 +73,39 @@ export async function effectivePermissions(
 
 export const hasButton = (p: EffectivePermission | undefined, button: string): boolean =>
   !!p?.usr_prms_is_alw && parseButtons(p.usr_prms_btns).includes(button);
+
+/** One page's worth of rights someone is about to receive (a saved row, a group joined, a row removed). */
+export interface Grant {
+  module: string;
+  page: string;
+  allowed: boolean;
+  buttons: readonly string[];
+  /** Limited to 'his students only'. */
+  dataChk: boolean;
+}
+
+/**
+ * Nobody hands out what they do not hold: every allowed page, button and unrestricted data access of
+ * the grants must be the granter's own. Returns the refusal sentence, or null when all may be given.
+ */
+export function grantRefusal(mine: Map<string, EffectivePermission>, grants: readonly Grant[]): string | null {
+  for (const g of grants) {
+    if (!g.allowed) continue;
+    const label = findPage(g.module, g.page)?.label ?? `${g.module}/${g.page}`;
+    const own = mine.get(`${g.module}/${g.page}`);
+    if (!own?.usr_prms_is_alw) return `You cannot grant the page ${label}: you do not have it yourself.`;
+    const held = parseButtons(own.usr_prms_btns);
+    const lacking = g.buttons.filter((b) => !held.includes(b));
+    if (lacking.length) return `You cannot grant '${lacking.join(', ')}' on ${label}: you do not have it yourself.`;
+    if (!g.dataChk && own.usr_need_data_chk) return `You cannot grant access to all students on ${label}: you only have your own.`;
+  }
+  return null;
+}
+
+export const grantOf = (p: EffectivePermission): Grant => ({
+  module: p.usr_prms_mdl,
+  page: p.usr_prms_page,
+  allowed: p.usr_prms_is_alw,
+  buttons: parseButtons(p.usr_prms_btns),
+  dataChk: p.usr_need_data_chk,
+});

@@ -58,10 +58,16 @@ const header = (req: FastifyRequest, name: string): string => {
   return (Array.isArray(v) ? v[0] : v ?? '').trim();
 };
 
-const intHeader = (req: FastifyRequest, name: string): number | null => {
+/** An id header: absent (empty) means 'the default'; anything present must be a real id, or the request is refused. */
+const intHeader = (req: FastifyRequest, name: string, refusal: string): number | null => {
   const v = header(req, name);
-  return /^\d{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : null;
+  if (v === '') return null;
+  if (!/^\d{1,9}$/.test(v) || Number(v) <= 0) throw forbidden(refusal);
+  return Number(v);
 };
+
+const NOT_MAPPED = 'You are not mapped to this institute.';
+const FOREIGN_YEAR = 'This academic year does not belong to the institute.';
 
 export const platformOf = (req: FastifyRequest): string => header(req, 'platform') || 'web';
 
@@ -107,8 +113,10 @@ export async function institutesOf(db: Db, usrCd: number, homeInstCd: number, is
 export function registerRequestContext(app: FastifyInstance, db: Db, cfg: Config): void {
   app.decorateRequest('ctx', null);
   app.addHook('preHandler', async (req) => {
-    // Unknown paths fall through to the 404 handler; documentation is public.
-    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs') || req.is404) return;
+    // Decided by the matched route's pattern, never the raw URL ('//api/x' and '/%61pi/x' reach the same
+    // handler). Unknown paths fall through to the 404 handler; documentation is public.
+    const route = req.routeOptions.url ?? '';
+    if (req.is404 || !route.startsWith('/api/') || route.startsWith('/api/docs')) return;
     const access = req.routeOptions.config.access;
     if (!access) throw forbidden('This route is not open to any page.');
     if (access.kind === 'public') return;
@@ -140,11 +148,11 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
 
   const myInsts = await institutesOf(db, u.usr_cd, u.inst_cd, isAdmin);
   const myInstCds = myInsts.map((i) => i.inst_cd);
-  const askedInst = intHeader(req, 'inst_cd');
+  const askedInst = intHeader(req, 'inst_cd', NOT_MAPPED);
   const instCd = askedInst ?? u.inst_cd;
-  if (!myInstCds.includes(instCd)) throw forbidden('You are not mapped to this institute.');
+  if (!myInstCds.includes(instCd)) throw forbidden(NOT_MAPPED);
 
-  const askedYear = intHeader(req, 'acdm_cd');
+  const askedYear = intHeader(req, 'acdm_cd', FOREIGN_YEAR);
   const years = await rows<{ acdm_cd: number; acdm_sts: boolean }>(
     db,
     sql`SELECT acdm_cd, acdm_sts FROM academic WHERE inst_cd = ${instCd} ORDER BY acdm_sts DESC, acdm_strt_yr DESC`,
@@ -152,7 +160,7 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
   let acdmCd: number | null = null;
   if (askedYear !== null) {
     const y = years.find((r) => r.acdm_cd === askedYear);
-    if (!y || (!y.acdm_sts && !isAdmin)) throw forbidden('This academic year does not belong to the institute.');
+    if (!y || (!y.acdm_sts && !isAdmin)) throw forbidden(FOREIGN_YEAR);
     acdmCd = y.acdm_cd;
   } else {
     acdmCd = years[0]?.acdm_cd ?? null;

@@ -48,7 +48,8 @@ export async function getRow(db: DbOrTx, e: AnyEntity, ctx: RequestContext, id: 
 export async function options(db: Db, e: AnyEntity, ctx: RequestContext, q: string | undefined, ids: number[]): Promise<{ value: number; label: string }[]> {
   const s = selectionFor(e);
   const t = s.table;
-  const conds: (SQL | undefined)[] = [scopeWhere(e, t, { ...ctx, dataChk: false })];
+  // 'His students only' narrows the dropdowns too: a name list is still the data it protects.
+  const conds: (SQL | undefined)[] = [scopeWhere(e, t, ctx)];
   if (ids.length) conds.push(inArray(t[e.key], ids));
   else if (q) conds.push(sql`${t[e.title]}::text ILIKE ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
   const rs = await db

@@ -34,7 +34,8 @@ export function parseListParams(e: AnyEntity, query: Record<string, unknown>): L
   for (const [k, v] of Object.entries(query)) {
     if (!k.startsWith('f_')) continue;
     const name = k.slice(2);
-    const f = e.fields[name];
+    // Own keys only: 'f___proto__' or 'f_constructor' must not reach Object.prototype.
+    const f = Object.hasOwn(e.fields, name) ? e.fields[name] : undefined;
     if (!f || f.kind === 'password' || f.kind === 'json') throw badRequest(`Cannot filter by '${name}'.`);
     if (typeof v !== 'string') throw badRequest(`Filter '${name}' must be a single value.`);
     filters[name] = v;
@@ -121,7 +122,7 @@ export function orderBy(e: AnyEntity, s: Selection, p: Pick<ListParams, 'sort' |
   let col: PgColumn | undefined;
   let dir = p.dir ?? 'asc';
   if (p.sort) {
-    const f = e.fields[p.sort];
+    const f = Object.hasOwn(e.fields, p.sort) ? e.fields[p.sort] : undefined;
     const linkField = Object.entries(e.fields).find(([, lf]) => lf.kind === 'link' && lf.as === p.sort);
     if (f && f.kind !== 'password' && f.kind !== 'json') col = f.kind === 'link' ? s.linkDisplay[p.sort] : s.table[p.sort];
     else if (linkField) col = s.linkDisplay[linkField[0]];

@@ -24,6 +24,9 @@ export function registerEmployeeHooks(): void {
     },
     async beforeUpdate(tx, ctx, before, changes) {
       const self = Number(before.usr_cd) === ctx.user.usr_cd;
+      // Whoever can set a password can sign in as its owner: only the owner, or an administrator.
+      if (!self && !ctx.user.is_admin && isAdminRole(String(before.rl_nm ?? ''))) throw forbidden("Only an administrator can change an administrator's record.");
+      if (!self && !ctx.user.is_admin && typeof changes.usr_pwd === 'string') throw forbidden("Only an administrator can change another employee's password.");
       if (self && changes.usr_is_lgn === false) throw badRequest('You cannot disable your own login.');
       if ('usr_typ' in changes) {
         if (self) throw forbidden('You cannot change your own role.');
@@ -31,6 +34,10 @@ export function registerEmployeeHooks(): void {
         if (!ctx.user.is_admin && isAdminRole(String(before.rl_nm ?? ''))) throw forbidden("Only an administrator can change an administrator's role.");
       }
       if (changes.usr_is_lgn === false || typeof changes.usr_pwd === 'string') await revokeUserSessions(tx, Number(before.usr_cd));
+    },
+    async beforeDelete(_tx, ctx, rows) {
+      if (rows.some((r) => Number(r.usr_cd) === ctx.user.usr_cd)) throw badRequest('You cannot delete your own record.');
+      if (!ctx.user.is_admin && rows.some((r) => isAdminRole(String(r.rl_nm ?? '')))) throw forbidden("Only an administrator can delete an administrator's record.");
     },
   });
 }

@@ -3,7 +3,7 @@ import { entity } from '@campus/entities/registry';
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { enterPage, mustCtx, type RequestContext } from '../../access/request-context';
-import { effectivePermissions, hasButton } from '../../access/permission';
+import { effectivePermissions, grantRefusal, hasButton } from '../../access/permission';
 import { rows, type Db } from '../../db/client';
 import { dyn } from '../../db/dyn-table';
 import { entityTable } from '../../db/tables';
@@ -122,13 +122,12 @@ export async function savePermissions(db: Db, ctx: RequestContext, list: Permiss
     const btns = parseButtons(r.usr_prms_btns);
     const unknown = btns.filter((b) => !pg.buttons.includes(b));
     if (unknown.length) throw badRequest(`The page ${k} has no button(s) ${unknown.join(', ')}.`);
-    if (!r.usr_prms_is_alw) continue;
-    const own = mine.get(k);
-    if (!own?.usr_prms_is_alw) throw forbidden(`You cannot grant the page ${pg.label}: you do not have it yourself.`);
-    const lacking = btns.filter((b) => !parseButtons(own.usr_prms_btns).includes(b));
-    if (lacking.length) throw forbidden(`You cannot grant '${lacking.join(', ')}' on ${pg.label}: you do not have it yourself.`);
-    if (!dataChk && own.usr_need_data_chk) throw forbidden(`You cannot grant access to all students on ${pg.label}: you only have your own.`);
   }
+  const refusal = grantRefusal(
+    mine,
+    list.map((r) => ({ module: r.usr_prms_mdl, page: r.usr_prms_page, allowed: r.usr_prms_is_alw, buttons: parseButtons(r.usr_prms_btns), dataChk })),
+  );
+  if (refusal) throw forbidden(refusal);
 
   const t = dyn(entityTable('user_permission').table);
   const subjectCond = first.usr_prms_usr_cd
@@ -153,7 +152,9 @@ export async function savePermissions(db: Db, ctx: RequestContext, list: Permiss
           usr_sts: true,
         });
       }
-      await writeAudit(tx, ctx, permEntity, 'REPLACE', null, { rows: old.length }, { rows: list.length, at: localDateTime().date });
+      // Before and after images of the whole replaced set, so that history shows who gave or took what.
+      const subject = first.usr_prms_usr_cd ? `usr:${first.usr_prms_usr_cd}` : `grp:${first.upg_cd}`;
+      await writeAudit(tx, ctx, permEntity, 'REPLACE', subject, { rows: old }, { rows: list.map((r) => ({ ...r, usr_need_data_chk: dataChk })), at: localDateTime().date });
       return list.length;
     }),
   );
