@@ -1,3 +1,4 @@
+import type { PageDef } from '@campus/entities/pages';
 import { Badge, Box, Button, Card, Container, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconArrowRight, IconLayoutDashboard } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -6,16 +7,43 @@ import { useSession } from '../lib/session-store';
 import { BrandMark } from './brand-mark';
 import { InstituteSwitcher, LanguageSwitcher, YearSwitcher } from './context-switchers';
 import { menuIcon } from './menu-icons';
-import { menuSections, pageLink } from './side-menu';
+import { NoActiveYearHint, needsAcademicYear } from './route-guard';
+import { menuSections, pageLink, type MenuSection } from './side-menu';
+import { useAcademicYears } from './use-academic-years';
 import { useAllowedPages } from './use-allowed-pages';
 import { UserMenu } from './user-menu';
+
+export interface LandingTile {
+  section: MenuSection;
+  /** The page the tile opens: the module's first page that can be used now. */
+  target: PageDef;
+  /** Every page of the module needs an academic year and none is chosen. */
+  disabled: boolean;
+}
+
+/**
+ * One tile per module. Without a year a tile opens the module's first page that needs none (an admin of a new
+ * institute must reach Institute > Academic Year to create one); a module whose pages all need a year is
+ * disabled until one is chosen.
+ */
+export function landingTiles(sections: readonly MenuSection[], hasYear: boolean): LandingTile[] {
+  return sections.map((section) => {
+    const first = section.children[0]!;
+    if (hasYear) return { section, target: first, disabled: false };
+    const usable = section.children.find((p) => !needsAcademicYear(p));
+    return { section, target: usable ?? first, disabled: usable === undefined };
+  });
+}
 
 /** After sign-in: pick the institute and year, then open a module the user may use. */
 export function LandingPage() {
   const { t } = useTranslation();
-  const { user, year } = useSession();
+  const { user, institute, year } = useSession();
   const { pages, isLoading } = useAllowedPages();
-  const sections = menuSections(pages);
+  const years = useAcademicYears();
+  const tiles = landingTiles(menuSections(pages), year !== null);
+  // Only once the years have been read: while they load, or when the call failed, "none active" is not known.
+  const noActiveYear = !!institute && !year && !years.isLoading && !years.isError;
 
   return (
     <Box mih="100dvh" bg="var(--mantine-color-gray-0)">
@@ -47,12 +75,15 @@ export function LandingPage() {
               <InstituteSwitcher label={t('common.institute', { defaultValue: 'Institute' })} />
               <YearSwitcher label={t('common.academic_year', { defaultValue: 'Academic Year' })} />
               <Stack justify="flex-end">
-                <Button component={Link} to="/sms/dashboard" leftSection={<IconLayoutDashboard size={18} />} disabled={!year} fullWidth>
+                {/* The dashboard is institute-level (employee count, modules not set up): no year needed. */}
+                <Button component={Link} to="/sms/dashboard" leftSection={<IconLayoutDashboard size={18} />} fullWidth>
                   {t('landing.open_dashboard', { defaultValue: 'Open dashboard' })}
                 </Button>
               </Stack>
             </SimpleGrid>
           </Paper>
+
+          {noActiveYear && <NoActiveYearHint />}
 
           <Title order={2} size="h4">
             {t('landing.modules', { defaultValue: 'Your modules' })}
@@ -64,17 +95,24 @@ export function LandingPage() {
                 <Skeleton key={i} h={118} radius="md" />
               ))}
             </SimpleGrid>
-          ) : sections.length === 0 ? (
+          ) : tiles.length === 0 ? (
             <Paper withBorder p="lg" radius="md">
               <Text c="dimmed">{t('landing.no_modules', { defaultValue: 'You have no pages yet. Ask your administrator for permissions.' })}</Text>
             </Paper>
           ) : (
             <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }} spacing="md">
-              {sections.map((s) => {
+              {tiles.map(({ section: s, target: first, disabled }) => {
                 const Icon = menuIcon(s.icon);
-                const first = s.children[0]!;
                 return (
-                  <UnstyledButton key={s.module} component={Link} to={pageLink(first)} aria-disabled={!year} style={{ pointerEvents: year ? undefined : 'none' }}>
+                  <UnstyledButton
+                    key={s.module}
+                    component={Link}
+                    to={pageLink(first)}
+                    aria-disabled={disabled}
+                    tabIndex={disabled ? -1 : undefined}
+                    data-testid={`landing-tile-${s.module}`}
+                    style={disabled ? { pointerEvents: 'none', opacity: 0.6 } : undefined}
+                  >
                     <Card withBorder radius="md" padding="md" h="100%" className="campus-tile">
                       <Group justify="space-between" align="flex-start" wrap="nowrap">
                         <ThemeIcon size={42} radius="md" variant="light" color="campus">
@@ -92,12 +130,18 @@ export function LandingPage() {
                       <Text size="sm" c="dimmed" lineClamp={2}>
                         {s.children.map((p) => t(`page.${p.module}.${p.page}`, { defaultValue: p.label })).join(' · ')}
                       </Text>
-                      <Group gap={4} mt="sm" c="campus.7">
-                        <Text size="sm" fw={600}>
-                          {t(`page.${first.module}.${first.page}`, { defaultValue: first.label })}
+                      {disabled ? (
+                        <Text size="sm" c="dimmed" mt="sm">
+                          {t('landing.needsYear', { defaultValue: 'Needs an active academic year' })}
                         </Text>
-                        <IconArrowRight size={14} />
-                      </Group>
+                      ) : (
+                        <Group gap={4} mt="sm" c="campus.7">
+                          <Text size="sm" fw={600}>
+                            {t(`page.${first.module}.${first.page}`, { defaultValue: first.label })}
+                          </Text>
+                          <IconArrowRight size={14} />
+                        </Group>
+                      )}
                     </Card>
                   </UnstyledButton>
                 );
