@@ -1,7 +1,8 @@
 import { entity } from '@campus/entities/registry';
 import { bool, code, defineEntity, json, link, money, password, text } from '@campus/entities/define';
 import { describe, expect, it } from 'vitest';
-import { deriveColumns, orderColumns, searchableLabels } from './entity-columns';
+import { deriveColumns, orderColumns, searchableLabels, translateColumns } from './entity-columns';
+import type { Translate } from './entity-labels';
 
 const sample = defineEntity({
   name: 'sample',
@@ -63,5 +64,28 @@ describe('orderColumns', () => {
 
   it('falls back to the visible declaration order', () => {
     expect(orderColumns(deriveColumns(sample), []).map((c) => c.colId)).not.toContain('smp_raw');
+  });
+});
+
+describe('translateColumns', () => {
+  const tamil: Record<string, string> = { 'field.religion.rgn_nm': 'மதத்தின் பெயர்', 'field.religion.rgn_desc': 'விளக்கம்' };
+  const t: Translate = (key, o) => tamil[key] ?? o.defaultValue;
+
+  it('labels each column through its entity field key and keeps everything else', () => {
+    const religion = entity('religion');
+    const cols = deriveColumns(religion);
+    const translated = translateColumns(t, religion, cols);
+    expect(translated.map((c) => c.label)).toEqual(['Code', 'மதத்தின் பெயர்', 'விளக்கம்']);
+    expect(translated.map(({ label: _l, ...rest }) => rest)).toEqual(cols.map(({ label: _l, ...rest }) => rest));
+    // The derived set is not changed in place: it keys the list query and the saved layout.
+    expect(cols[1].label).toBe('Religion Name');
+  });
+
+  it('falls back to the declared label of a field without a key', () => {
+    expect(translateColumns(t, sample, deriveColumns(sample)).map((c) => c.label)).toEqual(deriveColumns(sample).map((c) => c.label));
+  });
+
+  it('lists the searched columns in the current language', () => {
+    expect(searchableLabels(entity('religion'), t)).toEqual(['மதத்தின் பெயர்', 'விளக்கம்']);
   });
 });

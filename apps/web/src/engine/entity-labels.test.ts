@@ -1,8 +1,20 @@
-import { entity } from '@campus/entities/registry';
+import { entities, entity, findEntity } from '@campus/entities/registry';
 import { pages } from '@campus/entities/pages';
 import { createInstance, type i18n } from 'i18next';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { entityLabel, entityLabelKey, fieldLabel, fieldLabelKey, pageLabel, toggleLabel, type Translate } from './entity-labels';
+import {
+  entityLabel,
+  entityLabelKey,
+  fieldLabel,
+  fieldLabelKey,
+  pageLabel,
+  pageLabelKey,
+  toggleLabel,
+  toggleLabelKey,
+  type Translate,
+} from './entity-labels';
 
 async function instance(resources: Record<string, unknown>): Promise<i18n> {
   const i = createInstance();
@@ -56,5 +68,72 @@ describe('entity and field labels', () => {
     if (!toggle) throw new Error('employee has no toggle');
     expect(toggleLabel(i.t, toggle)).toBe('உள்நுழைய அனுமதி');
     expect(toggleLabel(i.t, { button: 'nope', label: 'Nope', field: 'x' })).toBe('Nope');
+  });
+});
+
+// ---- against the real language files ----
+
+type Dict = { [k: string]: string | Dict };
+const languageDir = join(import.meta.dirname, '../../public/assets/language/');
+const languageFiles = ['english', 'english_clg', 'tamil', 'tamil_clg'] as const;
+const loadFile = (name: string): Dict => JSON.parse(readFileSync(`${languageDir}${name}.json`, 'utf8')) as Dict;
+
+async function fileInstance(name: string): Promise<i18n> {
+  const i = createInstance();
+  await i.init({ lng: name, fallbackLng: false, resources: { [name]: { translation: loadFile(name) } }, interpolation: { escapeValue: false } });
+  return i;
+}
+
+const tamilScript = /[\u0B80-\u0BFF]/;
+
+describe('entity and field labels in the language files', () => {
+  it.each(['english', 'english_clg'])('%s names every entity and field exactly as declared (the spec messages quote them)', async (name) => {
+    const i = await fileInstance(name);
+    for (const e of entities) {
+      expect(i.exists(entityLabelKey(e)), entityLabelKey(e)).toBe(true);
+      expect(entityLabel(i.t, e)).toBe(e.label);
+      for (const [f, field] of Object.entries(e.fields)) {
+        expect(i.exists(fieldLabelKey(e, f)), fieldLabelKey(e, f)).toBe(true);
+        expect(fieldLabel(i.t, e, f), fieldLabelKey(e, f)).toBe(field.label);
+      }
+    }
+  });
+
+  it.each(['tamil', 'tamil_clg'])('%s translates every entity and field (none falls back to English)', async (name) => {
+    const i = await fileInstance(name);
+    const fellBack: string[] = [];
+    for (const e of entities) {
+      const label = entityLabel(i.t, e);
+      if (label === e.label || !tamilScript.test(label)) fellBack.push(entityLabelKey(e));
+      for (const [f, field] of Object.entries(e.fields)) {
+        const l = fieldLabel(i.t, e, f);
+        if (l === field.label || !tamilScript.test(l)) fellBack.push(fieldLabelKey(e, f));
+      }
+    }
+    expect(fellBack).toEqual([]);
+  });
+
+  it('has no labels for entities or fields that are not declared (renamed fields leave stale keys)', () => {
+    for (const name of languageFiles) {
+      const dict = loadFile(name);
+      const entityBlock = dict.entity;
+      const fieldBlock = dict.field;
+      if (typeof entityBlock === 'string' || typeof fieldBlock === 'string') throw new Error(`${name}: entity/field must be objects`);
+      for (const e of Object.keys(entityBlock)) expect(findEntity(e), `${name}: entity.${e}`).toBeDefined();
+      for (const [e, fields] of Object.entries(fieldBlock)) {
+        const declared = findEntity(e);
+        expect(declared, `${name}: field.${e}`).toBeDefined();
+        if (!declared || typeof fields === 'string') continue;
+        for (const f of Object.keys(fields)) expect(Object.hasOwn(declared.fields, f), `${name}: field.${e}.${f}`).toBe(true);
+      }
+    }
+  });
+
+  it('labels every toggle button and every entity page heading in all four files', async () => {
+    for (const name of languageFiles) {
+      const i = await fileInstance(name);
+      for (const e of entities) for (const tg of e.toggles ?? []) expect(i.exists(toggleLabelKey(tg)), `${name}: ${toggleLabelKey(tg)}`).toBe(true);
+      for (const p of pages.filter((pg) => pg.entity)) expect(i.exists(pageLabelKey(p)), `${name}: ${pageLabelKey(p)}`).toBe(true);
+    }
   });
 });

@@ -67,6 +67,51 @@ describe('language files', () => {
   });
 });
 
+/** Values the Tamil files keep as in English: product and language names, and spec texts that are a contract. */
+const SAME_IN_TAMIL = new Set([
+  'app.name',
+  'common.english',
+  'common.tamil',
+  // Spec section 5 required-field and section 8 error texts: kept in the spec's English in every file.
+  'login.username_required',
+  'login.password_required',
+  'errors.generic',
+]);
+
+const placeholders = (s: string): string[] => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('language file contents', () => {
+  it.each(files)('%s has no empty value', (name) => {
+    const dict = load(name);
+    for (const k of keysOf(dict)) expect(lookup(dict, k)?.trim(), k).toBeTruthy();
+  });
+
+  it.each([
+    ['tamil', 'english'],
+    ['tamil_clg', 'english_clg'],
+  ] as const)('%s translates every value of %s into Tamil script', (tamil, english) => {
+    const ta = load(tamil);
+    const en = load(english);
+    const tamilScript = /[\u0B80-\u0BFF]/;
+    const untranslated = keysOf(en).filter((k) => !SAME_IN_TAMIL.has(k) && (lookup(ta, k) === lookup(en, k) || !tamilScript.test(lookup(ta, k) ?? '')));
+    expect(untranslated).toEqual([]);
+  });
+
+  it('keeps the allowlist small and honest: allowlisted values really are the same', () => {
+    for (const k of SAME_IN_TAMIL) expect(lookup(load('tamil'), k), k).toBe(lookup(load('english'), k));
+  });
+
+  it.each(files)('%s interpolates the same values as english.json', (name) => {
+    const en = load('english');
+    const dict = load(name);
+    for (const k of keysOf(en)) expect(placeholders(lookup(dict, k) ?? ''), k).toEqual(placeholders(lookup(en, k) ?? ''));
+  });
+
+  it('never interpolates {{count}}: the file names are not locale tags, so i18next plurals would misfire', () => {
+    for (const name of files) for (const k of keysOf(load(name))) expect(lookup(load(name), k), k).not.toMatch(/\{\{\s*count\s*\}\}/);
+  });
+});
+
 describe('language helpers', () => {
   it('picks the college variant by institute type', () => {
     expect(languageFileName('english', 'school')).toBe('english');
