@@ -89,6 +89,32 @@ describe.each(backends)('no way up for a non-admin, on %s', (backend) => {
     expect(reset.statusCode, reset.body).toBe(200);
   });
 
+  it('opens My Profile to everyone: their own personal details and password, nothing else and nobody else', async () => {
+    const clerk = await staff([{ module: 'master', page: 'religion', btns: 'view' }]);
+    const other = await staff([]);
+    const s = as(clerk, 'employee', 'profile');
+    const mine = await call(srv.app, s, 'GET', `/api/employee/${clerk.usr_cd}`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json<Row>().usr_pwd).toBeUndefined();
+    expect((await call(srv.app, s, 'GET', `/api/employee/${other.usr_cd}`)).statusCode).toBe(403);
+    expect((await call(srv.app, s, 'GET', '/api/employee/')).statusCode).toBe(403);
+    const row = mine.json<Row>();
+    const phone = await call(srv.app, s, 'PUT', `/api/employee/${clerk.usr_cd}`, { usr_ph: '+91 94430 11111', usr_eml: 'clerk@school.example', row_ver: row.row_ver });
+    expect(phone.statusCode, phone.body).toBe(200);
+    const ver = phone.json<Row>().row_ver;
+    const id = await call(srv.app, s, 'PUT', `/api/employee/${clerk.usr_cd}`, { usr_id: 'EMP9999', row_ver: ver });
+    expect(id.statusCode).toBe(403);
+    expect(id.json<Row>().message).toMatch(/only your personal details/);
+    expect((await call(srv.app, s, 'PUT', `/api/employee/${other.usr_cd}`, { usr_ph: '+91 94430 22222', row_ver: 1 })).statusCode).toBe(403);
+    // A second session of the same user ends with the password change; the one that made it goes on.
+    const elsewhere = await login(srv.app, clerk.usr_nm, PWD);
+    const pw = await call(srv.app, s, 'PUT', `/api/employee/${clerk.usr_cd}`, { usr_pwd: 'My-Own-New-Pass-1', row_ver: ver });
+    expect(pw.statusCode, pw.body).toBe(200);
+    expect((await call(srv.app, s, 'GET', `/api/employee/${clerk.usr_cd}`)).statusCode).toBe(200);
+    expect((await call(srv.app, as(elsewhere, 'employee', 'profile'), 'GET', `/api/employee/${clerk.usr_cd}`)).statusCode).toBe(401);
+    await login(srv.app, clerk.usr_nm, 'My-Own-New-Pass-1');
+  });
+
   it('keeps role names that make administrators (ADMIN, HEAD) in administrators\' hands', async () => {
     const clerk = await staff([{ module: 'master', page: 'role', btns: 'view,create,edit,delete' }]);
     const s = as(clerk, 'master', 'role');

@@ -169,6 +169,11 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
    */
   ownership?: 'creator' | 'self';
   /**
+   * With ownership 'self': fields a user may read and change on their OWN row (My Profile: name, phone,
+   * password...) whatever their permission on the entity's page says.
+   */
+  selfService?: readonly (keyof F & string)[];
+  /**
    * Generic routes this entity gets (default all). Rows written only by workflows or by the server
    * (history) leave out create/update/delete; a workflow may register its own handler instead.
    */

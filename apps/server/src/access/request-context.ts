@@ -16,7 +16,13 @@ export type Access =
   | { kind: 'public' }
   | { kind: 'signed-in' }
   /** One of these pages must be allowed; button (if any) must be granted on it. */
-  | { kind: 'page'; pages: readonly PageRef[]; button?: string };
+  | {
+      kind: 'page';
+      pages: readonly PageRef[];
+      button?: string;
+      /** Without the page, the user may still reach their own row (My Profile): see RequestContext.selfOnly. */
+      self?: boolean;
+    };
 
 export interface SignedInUser {
   usr_cd: number;
@@ -40,6 +46,8 @@ export interface RequestContext {
   perm: EffectivePermission | null;
   /** 'access his students only', from the permission row, never from the header. */
   dataChk: boolean;
+  /** Let in without the page, for the user's own row only (the handler checks the id). */
+  selfOnly: boolean;
   ip: string;
   platform: string;
 }
@@ -175,11 +183,18 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
     page: null,
     perm: null,
     dataChk: false,
+    selfOnly: false,
     ip: req.ip,
     platform: platformOf(req),
   };
   if (access.kind === 'signed-in') return ctx;
 
+  const chosen = await choosePage(req, db, ctx, access.pages);
+  if (!chosen && access.self) {
+    ctx.page = access.pages[0];
+    ctx.selfOnly = true;
+    return ctx;
+  }
   await enterPage(req, db, ctx, access.pages, access.button);
   return ctx;
 }

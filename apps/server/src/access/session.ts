@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db/client';
 import { session } from '../db/tables';
@@ -52,9 +52,10 @@ export async function revokeToken(db: DbOrTx, token: string): Promise<void> {
 }
 
 /** Ends every session of a user: on disable (allow login off) and on password change. */
-export async function revokeUserSessions(db: DbOrTx, usrCd: number): Promise<void> {
+/** Ends the user's sessions; `keepToken` spares the one making the change (changing one's own password). */
+export async function revokeUserSessions(db: DbOrTx, usrCd: number, keepToken?: string): Promise<void> {
   await db
     .update(session)
     .set({ sess_revoked_at: sql`now()` })
-    .where(and(eq(session.usr_cd, usrCd), isNull(session.sess_revoked_at)));
+    .where(and(eq(session.usr_cd, usrCd), isNull(session.sess_revoked_at), keepToken ? ne(session.sess_token_hash, hashToken(keepToken)) : undefined));
 }

@@ -3,9 +3,9 @@ import { pages, pagesOfEntity, type PageDef } from '@campus/entities/pages';
 import { entities } from '@campus/entities/registry';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { mustCtx } from '../access/request-context';
+import { mustCtx, type RequestContext } from '../access/request-context';
 import type { Db } from '../db/client';
-import { badRequest } from '../lib/http-error';
+import { badRequest, forbidden } from '../lib/http-error';
 import { writeAudit } from './audit';
 import { createRow, deleteRows, getRow, listRows, options, updateRow } from './crud.service';
 import { importRows } from './import.service';
@@ -18,6 +18,14 @@ const parseId = (params: unknown): number => {
   if (!p.success) throw badRequest(p.error.issues[0]?.message ?? 'Bad record code.');
   return p.data.id;
 };
+
+/** A context let in for the user's own row only (RequestContext.selfOnly) reaches no other row. */
+function ownOnly(ctx: RequestContext, id: number): RequestContext {
+  if (!ctx.selfOnly) return ctx;
+  if (id !== ctx.user.usr_cd) throw forbidden('You are not allowed to open this page.');
+  // One's own record lives in the home institute, whichever institute the request is working in.
+  return { ...ctx, instCd: ctx.user.usr_inst_cd };
+}
 
 /** Pages whose forms pick rows of this entity in a dropdown: they may read its options. */
 function pagesLinkingTo(e: AnyEntity): PageDef[] {
@@ -56,9 +64,11 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
         return options(db, e, mustCtx(req), q.q?.slice(0, 100), ids);
       },
     );
+    // My Profile: with self-service fields, a user reaches their own row even without the page.
+    const selfPage = () => ({ access: { kind: 'page' as const, pages: pagesOf, self: !!e.selfService?.length } });
     if (hasRoute(e, 'get')) {
-      app.get(apiUrl(e, ':id'), { config: page(), schema: { tags, summary: `One ${e.label}` } }, async (req) =>
-        getRow(db, e, mustCtx(req), parseId(req.params)),
+      app.get(apiUrl(e, ':id'), { config: selfPage(), schema: { tags, summary: `One ${e.label}` } }, async (req) =>
+        getRow(db, e, ownOnly(mustCtx(req), parseId(req.params)), parseId(req.params)),
       );
     }
     if (hasRoute(e, 'create') && !skip.has(`POST ${base}`)) {
@@ -69,8 +79,8 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
     }
     if (hasRoute(e, 'update')) {
       // The button is decided by what changes (edit, or only a toggle's own button): see updateRow.
-      app.put(apiUrl(e, ':id'), { config: page(), schema: { tags, summary: `Update ${e.label}` } }, async (req) =>
-        updateRow(db, e, mustCtx(req), parseId(req.params), req.body),
+      app.put(apiUrl(e, ':id'), { config: selfPage(), schema: { tags, summary: `Update ${e.label}` } }, async (req) =>
+        updateRow(db, e, ownOnly(mustCtx(req), parseId(req.params)), parseId(req.params), req.body),
       );
     }
     if (hasRoute(e, 'delete')) {

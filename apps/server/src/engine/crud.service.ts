@@ -8,7 +8,7 @@ import type { Db, DbOrTx, Tx } from '../db/client';
 import { dyn, type DynTable } from '../db/dyn-table';
 import { entityTable } from '../db/tables';
 import { localDateTime } from '../lib/clock';
-import { badRequest, conflict, HttpError, notFound } from '../lib/http-error';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/http-error';
 import { writeAudit } from './audit';
 import { hooksOf, type Row } from './entity-hooks';
 import { filterWhere, orderBy, scopeWhere, searchWhere, selectionFor, type ListParams } from './list-query';
@@ -208,7 +208,14 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
       }
       const toggleFields = new Set((e.toggles ?? []).map((t) => t.field));
       const onlyToggles = Object.keys(changed).length > 0 && Object.keys(changed).every((k) => toggleFields.has(k));
-      if (!onlyToggles) requireButton(ctx, 'edit');
+      // My Profile: the user's own row, and only its self-service fields, needs no 'edit' button.
+      const own = e.ownership === 'self' && id === ctx.user.usr_cd;
+      const selfEdit = own && Object.keys(changed).every((k) => (e.selfService ?? []).includes(k));
+      if (ctx.selfOnly && !selfEdit) {
+        const off = Object.keys(changed).filter((k) => !(e.selfService ?? []).includes(k)).map((k) => e.fields[k].label);
+        throw forbidden(`On your own profile you can change only your personal details, not ${off.join(', ')}.`);
+      }
+      if (!onlyToggles && !selfEdit) requireButton(ctx, 'edit');
       checkToggleButtons(e, ctx, changed, before);
       if (Object.keys(changed).length === 0) return before;
       await checkLinks(tx, e, ctx, changed);

@@ -33,7 +33,8 @@ export function registerEmployeeHooks(): void {
         await assertRoleGrantable(tx, ctx, changes.usr_typ);
         if (!ctx.user.is_admin && isAdminRole(String(before.rl_nm ?? ''))) throw forbidden("Only an administrator can change an administrator's role.");
       }
-      if (changes.usr_is_lgn === false || typeof changes.usr_pwd === 'string') await revokeUserSessions(tx, Number(before.usr_cd));
+      // Changing one's own password keeps the session that did it (the others end: a stolen one among them).
+      if (changes.usr_is_lgn === false || typeof changes.usr_pwd === 'string') await revokeUserSessions(tx, Number(before.usr_cd), self ? ctx.token : undefined);
     },
     async beforeDelete(_tx, ctx, rows) {
       if (rows.some((r) => Number(r.usr_cd) === ctx.user.usr_cd)) throw badRequest('You cannot delete your own record.');

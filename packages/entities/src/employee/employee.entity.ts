@@ -23,5 +23,6 @@ export const employee = defineEntity({
   },
   toggles: [{ button: 'allow_login', label: 'Allow Login', field: 'usr_is_lgn' }],
   ownership: 'self',
+  selfService: ['usr_full_nm', 'usr_gnd', 'usr_ph', 'usr_eml', 'usr_cur_adr', 'usr_pwd'],
   defaultSort: { field: 'usr_full_nm', dir: 'asc' },
 });
