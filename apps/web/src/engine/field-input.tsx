@@ -124,7 +124,8 @@ function MultiSelectInput({ name, field: f, value, onChange, error, disabled, la
         if (slot === 'more') {
           return (
             <Pill disabled={off} title={chosen.slice(-more).join(', ')} data-testid={`${name}-more`}>
-              {t('form.more_selected', { count: more, defaultValue: '+{{count}} more' })}
+              {/* Not {{count}}: that option turns on i18next plurals, which misfire on our file names as languages. */}
+              {t('form.more_selected', { n: more, defaultValue: '+{{n}} more' })}
             </Pill>
           );
         }
