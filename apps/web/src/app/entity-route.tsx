@@ -9,11 +9,11 @@ const EntityPage = lazy(() => import('../engine/entity-page').then((m) => ({ def
 
 /** sms/:module/:page/*: a page pages.ts knows, behind its permission. */
 export function EntityRoute() {
-  const { module = '', page = '' } = useParams();
+  const { module = '', page = '', '*': rest = '' } = useParams();
   if (!findPage(module, page)) return <Navigate to="/page_not_found" replace />;
   return (
     // Keyed so a move to another page never shows the previous page's permission for a moment.
-    <RouteGuard key={`${module}/${page}`} module={module} page={page}>
+    <RouteGuard key={`${module}/${page}`} module={module} page={page} rest={rest}>
       <EntityPage workflowForms={workflowForms} />
     </RouteGuard>
   );

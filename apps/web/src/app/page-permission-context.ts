@@ -1,4 +1,5 @@
 import { isAdminOnlyButton, parseButtons } from '@campus/entities/pages';
+import { findEntity } from '@campus/entities/registry';
 import { createContext, useContext } from 'react';
 
 export interface TableSetting {
@@ -18,6 +19,11 @@ export interface PagePermission {
   tableSettings: TableSetting[];
   /** True when the button is granted; buttons naming 'login' also need an admin (spec section 6). */
   can(button: string): boolean;
+  /**
+   * Let in without the page for the user's own row only (My Profile): the form offers the entity's
+   * self-service fields, as the server allows.
+   */
+  selfOnly: boolean;
 }
 
 /** The permission row of GET /api/user_permission/?usr_prms_usr_cd&usr_prms_pth_url&usr_sts=1 ([0][0]). */
@@ -49,7 +55,19 @@ export function buildPagePermission(
     dataChk: truthyFlag(row?.usr_need_data_chk),
     tableSettings,
     can: (button) => buttons.includes(button) && (isAdmin || !isAdminOnlyButton(button)),
+    selfOnly: false,
   };
+}
+
+/**
+ * Is the path tail ('update/12', 'view/12') the signed-in user's own row of an entity with self-service
+ * fields? Such a row opens (My Profile) even without the page, as on the server.
+ */
+export function isOwnProfilePath(entityName: string | undefined, rest: string, usrCd: number | undefined): boolean {
+  const e = entityName ? findEntity(entityName) : undefined;
+  if (!e?.selfService?.length || e.ownership !== 'self' || usrCd === undefined) return false;
+  const m = /^(update|view)\/(\d+)\/?$/.exec(rest);
+  return !!m && Number(m[2]) === usrCd;
 }
 
 const emptyPermission: PagePermission = buildPagePermission('', '', undefined, [], false);

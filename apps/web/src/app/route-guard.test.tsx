@@ -28,15 +28,15 @@ function Probe() {
   const p = usePagePermission();
   return (
     <div>
-      page {p.module}/{p.page} buttons {p.buttons.join('+')} login {String(p.can('allow_login'))} chk {String(p.dataChk)}
+      page {p.module}/{p.page} buttons {p.buttons.join('+')} login {String(p.can('allow_login'))} chk {String(p.dataChk)} self {String(p.selfOnly)}
     </div>
   );
 }
 
-function renderAt(module: string, page: string) {
+function renderAt(module: string, page: string, rest = '') {
   const router = createMemoryRouter(
     [
-      { path: '/x', element: <RouteGuard module={module} page={page}><Probe /></RouteGuard> },
+      { path: '/x', element: <RouteGuard module={module} page={page} rest={rest}><Probe /></RouteGuard> },
       { path: '/login', element: <div>LOGIN</div> },
       { path: '/page_not_autherised', element: <div>DENIED</div> },
     ],
@@ -96,6 +96,25 @@ describe('RouteGuard', () => {
   it('treats no permission row as not allowed', async () => {
     answer = ok([[], [], []]);
     renderAt('master', 'religion');
+    expect(await screen.findByText('DENIED')).toBeTruthy();
+  });
+
+  it("opens the user's own profile (My Profile) without the employee page, and nobody else's", async () => {
+    answer = ok([[], [], []]);
+    renderAt('employee', 'profile', `update/${clerk.usr_cd}`);
+    expect(await screen.findByText(/page employee\/profile buttons\s+login false chk false self true/)).toBeTruthy();
+    cleanup();
+    renderAt('employee', 'profile', `view/${clerk.usr_cd}`);
+    expect(await screen.findByText(/self true/)).toBeTruthy();
+    cleanup();
+    renderAt('employee', 'profile', `update/${clerk.usr_cd + 1}`);
+    expect(await screen.findByText('DENIED')).toBeTruthy();
+    cleanup();
+    renderAt('employee', 'profile', 'table');
+    expect(await screen.findByText('DENIED')).toBeTruthy();
+    cleanup();
+    // Only entities that declare self-service fields open this way.
+    renderAt('master', 'religion', `update/${clerk.usr_cd}`);
     expect(await screen.findByText('DENIED')).toBeTruthy();
   });
 

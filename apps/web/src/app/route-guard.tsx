@@ -10,6 +10,7 @@ import { http, HttpError } from '../lib/http-client';
 import { getSession, setDataChk, useSession } from '../lib/session-store';
 import {
   buildPagePermission,
+  isOwnProfilePath,
   PagePermissionContext,
   truthyFlag,
   type PermissionRow,
@@ -56,7 +57,7 @@ export function permissionQueryKey(usrCd: number, instCd: number | undefined, pa
  * Loads the user's permission for one page and lets the page render only when it is allowed; otherwise
  * page_not_autherised, and login when the call itself fails (spec section 4).
  */
-export function RouteGuard({ module, page, children }: { module: string; page: string; children: ReactNode }) {
+export function RouteGuard({ module, page, rest = '', children }: { module: string; page: string; rest?: string; children: ReactNode }) {
   const { user, institute, year, isAdmin } = useSession();
   const path = permissionPath(module, page);
   const query = useQuery({
@@ -96,7 +97,10 @@ export function RouteGuard({ module, page, children }: { module: string; page: s
   if (!user) return <Navigate to="/login" replace />;
   if (query.isError && !cancelled) return <Navigate to="/login" replace />;
   if (!query.isSuccess) return <PageLoader />;
-  if (!permission.allowed && !isOpenPage(module, page)) return <Navigate to="/page_not_autherised" replace />;
+  if (!permission.allowed && !isOpenPage(module, page)) {
+    if (!isOwnProfilePath(findPage(module, page)?.entity, rest, user.usr_cd)) return <Navigate to="/page_not_autherised" replace />;
+    return <PagePermissionContext.Provider value={{ ...permission.value, selfOnly: true }}>{children}</PagePermissionContext.Provider>;
+  }
   // Its requests would go out with an empty acdm_cd: explain what is missing instead.
   if (!year && needsAcademicYear(findPage(module, page))) return <NoActiveYearHint />;
   return <PagePermissionContext.Provider value={permission.value}>{children}</PagePermissionContext.Provider>;

@@ -7,8 +7,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { usePagePermission } from '../app/page-permission-context';
+import { isOwnProfilePath, usePagePermission } from '../app/page-permission-context';
 import { HttpError, http } from '../lib/http-client';
+import { useSession } from '../lib/session-store';
 import { toast } from '../lib/toast';
 import { isEmptyValue } from '../lib/validation';
 import { formatCell } from './cell-format';
@@ -103,11 +104,18 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
   const tr: Translate = t;
-  const { can } = usePagePermission();
+  const { can, selfOnly } = usePagePermission();
+  const { user } = useSession();
   const mobile = useMediaQuery(MOBILE_QUERY) ?? false;
   // Clone starts from a loaded row but is a create: the key is not writable, so it is never sent.
   const inputMode: FormModeKind = mode === 'clone' ? 'create' : mode;
-  const fields = useMemo(() => formFields(entity, inputMode), [entity, inputMode]);
+  // My Profile: one's own row opens without the 'edit' button, offering only its self-service fields.
+  const ownProfile = (mode === 'update' || mode === 'view') && isOwnProfilePath(entity.name, `${mode}/${id ?? ''}`, user?.usr_cd);
+  const selfEdit = ownProfile && !can('edit');
+  const fields = useMemo(() => {
+    const all = formFields(entity, inputMode);
+    return selfEdit && inputMode === 'update' ? all.filter((f) => (entity.selfService ?? []).includes(f.name)) : all;
+  }, [entity, inputMode, selfEdit]);
   const needsRow = mode !== 'create';
 
   const rowQuery = useQuery({
@@ -137,7 +145,11 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
     initialBody.current = formValuesToBody(fields, start).body;
   }, [row, fields, needsRow]);
 
-  const backToTable = () => navigate(`${modePath(page.module, page.page, 'table')}${lastListSearch(entity.name)}`);
+  const backToTable = () => {
+    // Without the page there is no list to go back to: the profile, or the dashboard from it.
+    if (selfOnly) navigate(mode === 'update' && id ? modePath(page.module, page.page, 'view', id) : '/sms/dashboard');
+    else navigate(`${modePath(page.module, page.page, 'table')}${lastListSearch(entity.name)}`);
+  };
 
   const setValue = (name: string, v: FormValue) => {
     setValues((prev) => ({ ...prev, [name]: v }));
@@ -145,7 +157,7 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
   };
 
   const labelOf = (f: FormField): string => fieldLabel(tr, entity, f.name);
-  const canEdit = mode === 'view' && can('edit') && !!id;
+  const canEdit = mode === 'view' && (can('edit') || ownProfile) && !!id;
   const canCreate = mode === 'view' && can('create');
   const openUpdate = () => {
     if (canEdit && id) navigate(modePath(page.module, page.page, 'update', id));
@@ -222,7 +234,9 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
     }
   };
 
-  const heading = `${t(`mode.${mode}`, { defaultValue: titles[mode] })} ${entityLabel(tr, entity)}`;
+  const heading = ownProfile
+    ? t('common.profile', { defaultValue: 'My Profile' })
+    : `${t(`mode.${mode}`, { defaultValue: titles[mode] })} ${entityLabel(tr, entity)}`;
 
   if (needsRow && rowQuery.isError) {
     const notFound = rowQuery.error instanceof HttpError && rowQuery.error.status === 404;

@@ -4,7 +4,8 @@ import { findEntity } from '@campus/entities/registry';
 import { Skeleton } from '@mantine/core';
 import { Suspense, type ComponentType, type JSX } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { usePagePermission } from '../app/page-permission-context';
+import { isOwnProfilePath, usePagePermission } from '../app/page-permission-context';
+import { useSession } from '../lib/session-store';
 import { EntityForm } from './entity-form';
 import { EntityListPage } from './entity-list-page';
 import { modePath, parseMode } from './entity-mode';
@@ -22,7 +23,8 @@ const NOT_AUTHORISED = '/page_not_autherised';
  */
 export function EntityPage({ workflowForms = {} }: { workflowForms?: WorkflowForms }): JSX.Element {
   const params = useParams();
-  const { can } = usePagePermission();
+  const { can, selfOnly } = usePagePermission();
+  const { user } = useSession();
   const module = params.module ?? '';
   const pageName = params.page ?? '';
   const rest = params['*'] ?? '';
@@ -46,6 +48,9 @@ export function EntityPage({ workflowForms = {} }: { workflowForms?: WorkflowFor
   ) : null;
 
   // The guard has checked the page; a mode that writes also needs its button, as the server will check.
+  // My Profile (the user's own row of a self-service entity) opens in view and update without them.
+  const own = (mode.kind === 'update' || mode.kind === 'view') && isOwnProfilePath(entity.name, `${mode.kind}/${mode.id}`, user?.usr_cd);
+  if (selfOnly && !own) return denied;
   switch (mode.kind) {
     case 'table':
       return <EntityListPage key={entity.name} entity={entity} page={page} searchMode={mode.search} hasFormOverride={!!Workflow} />;
@@ -54,8 +59,8 @@ export function EntityPage({ workflowForms = {} }: { workflowForms?: WorkflowFor
       if (workflow) return workflow;
       return hasRoute(entity, 'create') ? <EntityForm key={`${entity.name}:create`} entity={entity} page={page} mode="create" /> : missing;
     case 'update':
-      if (!can('edit')) return denied;
-      if (workflow) return workflow;
+      if (!can('edit') && !own) return denied;
+      if (workflow && can('edit')) return workflow;
       return hasRoute(entity, 'update') ? <EntityForm key={`${entity.name}:update:${mode.id}`} entity={entity} page={page} mode="update" id={mode.id} /> : missing;
     case 'clone':
       if (!can('create')) return denied;
@@ -65,7 +70,7 @@ export function EntityPage({ workflowForms = {} }: { workflowForms?: WorkflowFor
         missing
       );
     case 'view':
-      if (!can('view') && !can('edit')) return denied;
+      if (!can('view') && !can('edit') && !own) return denied;
       return hasRoute(entity, 'get') ? <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} /> : missing;
     case 'import':
       if (!can('import')) return denied;
