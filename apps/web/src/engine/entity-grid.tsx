@@ -6,6 +6,7 @@ import {
   ClientSideRowModelModule,
   ColumnApiModule,
   ColumnAutoSizeModule,
+  LocaleModule,
   ModuleRegistry,
   RowSelectionModule,
   ValidationModule,
@@ -48,6 +49,8 @@ ModuleRegistry.registerModules([
   ColumnAutoSizeModule,
   // The 'rightAligned' column type of money and number columns is a cellClass.
   CellStyleModule,
+  // localeText: the grid's own texts in the user's language.
+  LocaleModule,
   // Names the missing module in the console during development; left out of production bundles.
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);
@@ -121,21 +124,23 @@ export function EntityGrid(props: EntityGridProps) {
   const [layoutDirty, setLayoutDirty] = useState(false);
   const [busy, setBusy] = useState<'save' | 'reset' | null>(null);
   const [hiddenIds, setHiddenIds] = useState<ReadonlySet<string>>(() => new Set());
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
 
   /*
-   * AG Grid reads localeText only when it starts, so a language switch starts the grid again (keyed by the
-   * language). The user's current column layout, saved or not, is carried over to the new grid.
+   * AG Grid reads localeText only when it starts, so new texts (a language switch) start the grid again: it
+   * is keyed by the texts themselves, not by t, whose identity may change while the texts do not. The
+   * user's current column layout, saved or not, is carried over to the new grid.
    */
-  const gridLanguage = i18n.language;
-  const renderedLanguage = useRef(gridLanguage);
+  const localeKey = JSON.stringify(gridLocaleText(t));
+  const localeText = useMemo(() => JSON.parse(localeKey) as Record<string, string>, [localeKey]);
+  const renderedLocale = useRef(localeKey);
   const carriedState = useRef<ColumnState[] | null>(null);
-  if (renderedLanguage.current !== gridLanguage) {
-    renderedLanguage.current = gridLanguage;
+  if (renderedLocale.current !== localeKey) {
+    // Read during render, before React unmounts the old grid for the new key: after that it is gone.
+    renderedLocale.current = localeKey;
     const api = apiRef.current;
     if (api && !api.isDestroyed()) carriedState.current = api.getColumnState();
   }
-  const localeText = useMemo(() => gridLocaleText(t), [t]);
   const words = useMemo(() => yesNoWords(t), [t]);
 
   const columnDefs = useMemo<ColDef<EntityRow>[]>(
@@ -259,7 +264,7 @@ export function EntityGrid(props: EntityGridProps) {
     <Box>
       <Box style={{ height: props.height, minHeight: 260 }} data-testid="entity-grid">
         <AgGridReact<EntityRow>
-          key={gridLanguage}
+          key={localeKey}
           theme={gridTheme}
           localeText={localeText}
           rowData={rows}
