@@ -89,9 +89,9 @@ export const pages: readonly PageDef[] = [
   p('employee', 'assignment', 'Assignment'),
   p('employee', 'resource', 'Resource'),
   // class_section
-  p('class_section', 'section', 'Section'),
-  p('class_section', 'class', 'Class'),
-  p('class_section', 'class_group', 'Class Group'),
+  p('class_section', 'section', 'Section', 'section'),
+  p('class_section', 'class', 'Class', 'class'),
+  p('class_section', 'class_group', 'Class Group', 'class_group'),
   p('class_section', 'timetable', 'Timetable'),
   // institute
   p('institute', 'profile', 'Institute Profile', 'institute', ['active']),
@@ -99,15 +99,15 @@ export const pages: readonly PageDef[] = [
   p('institute', 'academic', 'Academic Year', 'academic', ['active']),
   p('institute', 'migration', 'Migration'),
   p('institute', 'circular', 'Circular'),
-  p('institute', 'holiday', 'Holiday'),
+  p('institute', 'holiday', 'Holiday', 'holiday'),
   // budget
-  p('budget', 'category', 'Category'),
-  p('budget', 'sub_category', 'Sub Category'),
+  p('budget', 'category', 'Category', 'expense_category'),
+  p('budget', 'sub_category', 'Sub Category', 'expense_sub_category'),
   p('budget', 'income_expense', 'Income / Expense'),
   // fee
-  p('fee', 'tender_type', 'Tender Type', undefined, ['turn_on_off']),
-  p('fee', 'fee_type', 'Fee Type'),
-  p('fee', 'fee_group', 'Fee Group'),
+  p('fee', 'tender_type', 'Tender Type', 'tender_type', ['turn_on_off']),
+  p('fee', 'fee_type', 'Fee Type', 'fee_type'),
+  p('fee', 'fee_group', 'Fee Group', 'fee_group'),
   p('fee', 'fee', 'Fee Mapping'),
   p('fee', 'quick_fee_collection', 'Quick Fee Collection'),
   p('fee', 'fee_management', 'Fee Management'),
@@ -117,7 +117,7 @@ export const pages: readonly PageDef[] = [
   p('fee', 'request', 'Online Pay Request', undefined, ['take_action']),
   p('fee', 'academic_fee_collect', 'Academic Fee Collect', undefined, [], crud, false),
   // subject
-  p('subject', 'subject', 'Subject'),
+  p('subject', 'subject', 'Subject', 'subject'),
   p('subject', 'subject_detail', 'Subject Mapping'),
   // user_permission
   p('user_permission', 'permission', 'Permission', 'user_permission', [], ['create', 'edit', 'delete', 'view', 'export']),
@@ -133,7 +133,7 @@ export const pages: readonly PageDef[] = [
   p('master', 'leave_type', 'Leave Type', 'leavetype'),
   p('master', 'documenttype', 'Document Type', 'document_type'),
   // transport
-  p('transport', 'bus_detail', 'Bus Detail'),
+  p('transport', 'bus_detail', 'Bus Detail', 'bus'),
   p('transport', 'bus_mapping', 'Bus Mapping'),
   p('transport', 'tracking', 'Tracking'),
   // features
@@ -156,8 +156,8 @@ export const pages: readonly PageDef[] = [
   p('exam', 'mark', 'Mark'),
   p('exam', 'mark_list', 'Mark List'),
   // library
-  p('library', 'book', 'Book'),
-  p('library', 'category', 'Category'),
+  p('library', 'book', 'Book', 'book'),
+  p('library', 'category', 'Category', 'book_category'),
   p('library', 'book_checkout', 'Book Issue'),
   p('library', 'book_checkin', 'Book Return'),
   p('library', 'book_checkinout_summary', 'Stock'),

@@ -1,5 +1,14 @@
 import type { AnyEntity } from './define';
+import { expenseCategory } from './budget/expense-category.entity';
+import { expenseSubCategory } from './budget/expense-sub-category.entity';
+import { classGroup } from './class-section/class-group.entity';
+import { classEntity } from './class-section/class.entity';
+import { section } from './class-section/section.entity';
+import { feeGroup } from './fee/fee-group.entity';
+import { feeType } from './fee/fee-type.entity';
+import { tenderType } from './fee/tender-type.entity';
 import { academic } from './institute/academic.entity';
+import { holiday } from './institute/holiday.entity';
 import { institute } from './institute/institute.entity';
 import { userInstitute } from './institute/user-institute.entity';
 import { employee } from './employee/employee.entity';
@@ -10,10 +19,14 @@ import { designation } from './master/designation.entity';
 import { documentType } from './master/document-type.entity';
 import { language } from './master/language.entity';
 import { leaveType } from './master/leave-type.entity';
+import { bookCategory } from './library/book-category.entity';
+import { book } from './library/book.entity';
 import { religion } from './master/religion.entity';
 import { role } from './master/role.entity';
 import { setting } from './setting/setting.entity';
 import { tableSetting } from './setting/table-setting.entity';
+import { subject } from './subject/subject.entity';
+import { bus } from './transport/bus.entity';
 import { userPermissionGroup } from './user-permission/user-permission-group.entity';
 import { userPermissionMapping } from './user-permission/user-permission-mapping.entity';
 import { userPermission } from './user-permission/user-permission.entity';
@@ -38,6 +51,20 @@ export const entities: readonly AnyEntity[] = [
   tableSetting,
   loginHistory,
   actionHistory,
+  // issue 3, first batch
+  classGroup,
+  classEntity,
+  section,
+  subject,
+  bus,
+  expenseCategory,
+  expenseSubCategory,
+  bookCategory,
+  book,
+  tenderType,
+  feeType,
+  feeGroup,
+  holiday,
 ];
 
 const byName = new Map(entities.map((e) => [e.name, e]));
