@@ -14,7 +14,7 @@ export const expenseSubCategory = defineEntity({
     exp_sub_ctgy_typ: select({ label: 'Type', options: ['Income', 'Expense'], required: true, defaultValue: 'Expense' }),
     exp_ctgy_cd: link({ label: 'Category', to: 'expense_category', display: 'exp_ctgy_nm', as: 'exp_ctgy_nm', required: true, search: true }),
     // The spec's bus_nm: a head tied to one bus (its diesel, its driver) feeds the transport budget report.
-    bs_trck_cd: link({ label: 'Bus', to: 'bus', display: 'bs_trck_bus_nm', as: 'bus_nm' }),
+    bs_trck_cd: link({ label: 'Bus', to: 'bus', display: 'bs_trck_bus_nm', as: 'bus_nm', search: true }),
   },
   defaultSort: { field: 'exp_sub_ctgy_nm', dir: 'asc' },
 });
