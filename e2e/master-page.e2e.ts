@@ -469,6 +469,31 @@ describe.runIf(browserAvailable())('religion master page, as a clerk would use i
     expect(env.problems).toEqual([]);
   });
 
+  it('lets the teacher keep their own profile (phone, password) through My Profile, without the employee page', async () => {
+    const { page } = env;
+    await page.goto(`${env.baseUrl}${RELIGION_TABLE}`);
+    await waitForGrid(page);
+    await page.getByRole('button', { name: 'My Profile' }).click();
+    await page.getByRole('menuitem', { name: 'My Profile' }).click();
+    await page.waitForURL((u) => /^\/sms\/employee\/profile\/update\/\d+$/.test(u.pathname), { timeout: 15_000 });
+    await page.getByRole('heading', { name: 'My Profile' }).waitFor();
+    // Personal details only: no role, login id or allow-login on this form.
+    const phone = page.locator('input[name="usr_ph"]');
+    await phone.waitFor();
+    expect(await page.locator('[name="usr_typ"], [name="usr_nm"], [name="usr_is_lgn"]').count()).toBe(0);
+    await phone.fill('+91 94430 56789');
+    await page.getByTestId('btn-save').click();
+    await toast(page, 'EMPLOYEE Updated Successfully.').waitFor();
+    // Back on the profile's view, with the new number.
+    await page.waitForURL((u) => /^\/sms\/employee\/profile\/view\/\d+$/.test(u.pathname), { timeout: 15_000 });
+    await page.getByText('+91 94430 56789').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'teacher-my-profile.png') });
+    // Someone else's profile stays closed.
+    await page.goto(`${env.baseUrl}/sms/employee/profile/update/1`);
+    await page.waitForURL((u) => u.pathname === '/page_not_autherised', { timeout: 15_000 });
+    expect(env.problems).toEqual([]);
+  });
+
   it('signs out to the login page, after which the religion page sends the visitor to sign in', async () => {
     const { page, baseUrl } = env;
     await page.goto(`${baseUrl}${RELIGION_TABLE}`);
