@@ -66,6 +66,9 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(swagger, {
+    // Body and query documentation comes from the declarations (route config 'docs'), not from Fastify's
+    // own validation: the handlers validate with zod and answer in the contract's error shape.
+    transform: ({ schema, url, route }) => ({ url, schema: { ...schema, ...(route.config?.docs ?? {}) } }),
     openapi: {
       info: { title: 'Campus back office API', version: '0.1.0', description: 'Generated from the route declarations.' },
       components: {

@@ -2,6 +2,7 @@ import { findPage, isAdminRole, type PageDef } from '@campus/entities/pages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { rows, sql, type Db } from '../db/client';
+import type { RouteDocs } from '../engine/openapi-docs';
 import { CREDENTIALS_CHANGED, forbidden, unauthorized } from '../lib/http-error';
 import { effectivePermissions, hasButton, type EffectivePermission } from './permission';
 import { resolveSession } from './session';
@@ -58,6 +59,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /** JSON Schemas shown in the API documentation (the handler validates with zod itself). */
+    docs?: RouteDocs;
   }
 }
 

@@ -10,6 +10,13 @@ import { writeAudit } from './audit';
 import { createRow, deleteRows, getRow, listRows, options, updateRow } from './crud.service';
 import { importRows } from './import.service';
 import { parseListParams } from './list-query';
+import { bodyDocs, listQueryDocs } from './openapi-docs';
+
+const primidsDocs = {
+  type: 'object',
+  required: ['primids'],
+  properties: { primids: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: 1000 } },
+};
 
 const idParam = z.object({ id: z.coerce.number({ error: 'The record code must be a number.' }).int().positive('The record code must be a number.') });
 
@@ -48,7 +55,7 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
     const page = (button?: string) => ({ access: { kind: 'page' as const, pages: pagesOf, button } });
 
     if (hasRoute(e, 'list') && !skip.has(`GET ${base}`)) {
-      app.get(base, { config: page(), schema: { tags, summary: `List ${e.label}` } }, async (req) =>
+      app.get(base, { config: { ...page(), docs: { querystring: listQueryDocs(e) } }, schema: { tags, summary: `List ${e.label}` } }, async (req) =>
         listRows(db, e, mustCtx(req), parseListParams(e, req.query as Record<string, unknown>)),
       );
     }
@@ -72,19 +79,19 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
       );
     }
     if (hasRoute(e, 'create') && !skip.has(`POST ${base}`)) {
-      app.post(base, { config: page('create'), schema: { tags, summary: `Create ${e.label}` } }, async (req, reply) => {
+      app.post(base, { config: { ...page('create'), docs: { body: bodyDocs(e, 'create') } }, schema: { tags, summary: `Create ${e.label}` } }, async (req, reply) => {
         reply.code(201);
         return createRow(db, e, mustCtx(req), req.body);
       });
     }
     if (hasRoute(e, 'update')) {
       // The button is decided by what changes (edit, or only a toggle's own button): see updateRow.
-      app.put(apiUrl(e, ':id'), { config: selfPage(), schema: { tags, summary: `Update ${e.label}` } }, async (req) =>
+      app.put(apiUrl(e, ':id'), { config: { ...selfPage(), docs: { body: bodyDocs(e, 'update') } }, schema: { tags, summary: `Update ${e.label}` } }, async (req) =>
         updateRow(db, e, ownOnly(mustCtx(req), parseId(req.params)), parseId(req.params), req.body),
       );
     }
     if (hasRoute(e, 'delete')) {
-      app.delete(base, { config: page('delete'), schema: { tags, summary: `Delete ${e.label} rows` } }, async (req) => ({
+      app.delete(base, { config: { ...page('delete'), docs: { body: primidsDocs } }, schema: { tags, summary: `Delete ${e.label} rows` } }, async (req) => ({
         deleted: await deleteRows(db, e, mustCtx(req), req.body),
       }));
     }
