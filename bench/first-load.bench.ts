@@ -11,7 +11,8 @@ const env = await startE2e();
 async function measure(page: Page, run: () => Promise<void>): Promise<{ js: number; css: number; all: number; files: number }> {
   const sizes: Promise<{ url: string; bytes: number }>[] = [];
   const onResponse = (r: import('playwright-core').Response) => {
-    sizes.push(r.request().sizes().then((s) => ({ url: r.url(), bytes: s.responseBodySize })));
+    // A response served from the cache reports -1: it cost no bytes.
+    sizes.push(r.request().sizes().then((s) => ({ url: r.url(), bytes: Math.max(0, s.responseBodySize) })));
   };
   page.on('response', onResponse);
   await run();
