@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, bodySchema, code, defineEntity, fieldSchema, requiredMessage, select, text } from './define';
-import { entity } from './registry';
+import { apiUrl, bodySchema, bool, code, createdValue, date, dateRangeIssues, defineEntity, fieldButtons, fieldSchema, requiredMessage, select, text } from './define';
+import { entities, entity } from './registry';
 
 describe('body schema from a declaration', () => {
   const religion = entity('religion');
@@ -104,5 +104,70 @@ describe('multiple select', () => {
         fields: { cd: code(), x: select({ label: 'X', options: ['a,b', 'c'], multiple: true }) },
       }),
     ).toThrow(/may not contain a comma/);
+  });
+});
+
+describe('date ranges (notBefore)', () => {
+  const holiday = entity('holiday');
+  const feeGroup = entity('fee_group');
+
+  it("refuses a create whose to-date falls before its from-date, on the to-date field, in the form's wording", () => {
+    const r = bodySchema(holiday, 'create').safeParse({ hly_nm: 'Diwali', hly_frm_dt: '2026-11-10', hly_to_dt: '2026-11-08', hly_typ: 'Festival' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => ({ field: i.path[0], message: i.message }))).toEqual([
+      { field: 'hly_to_dt', message: "'To Date' cannot be before 'From Date'." },
+    ]);
+  });
+
+  it('accepts a one-day range and checks the fee group due date too', () => {
+    expect(bodySchema(holiday, 'create').safeParse({ hly_nm: 'Diwali', hly_frm_dt: '2026-11-10', hly_to_dt: '2026-11-10', hly_typ: 'Festival' }).success).toBe(true);
+    expect(dateRangeIssues(feeGroup, { fee_grp_fee_str_dt: '2026-06-01', fee_grp_fee_exp_dt: '2026-05-31' })).toEqual([
+      { field: 'fee_grp_fee_exp_dt', message: "'Due Date' cannot be before 'Start Date'." },
+    ]);
+  });
+
+  it('leaves an update patch to the server (it needs the stored row) and skips empty ends', () => {
+    expect(bodySchema(holiday, 'update').safeParse({ hly_to_dt: '2000-01-01' }).success).toBe(true);
+    expect(dateRangeIssues(holiday, { hly_frm_dt: '2026-11-10', hly_to_dt: null })).toEqual([]);
+  });
+
+  it('checks only the ranges touching the given fields', () => {
+    const broken = { hly_frm_dt: '2026-11-10', hly_to_dt: '2026-11-01' };
+    expect(dateRangeIssues(holiday, broken, new Set(['hly_nm']))).toEqual([]);
+    expect(dateRangeIssues(holiday, broken, new Set(['hly_frm_dt']))).toHaveLength(1);
+  });
+
+  it('refuses a notBefore that names no other date field', () => {
+    expect(() =>
+      defineEntity({ name: 'x', table: 'x', key: 'x_cd', scope: 'global', label: 'X', title: 'x_nm', fields: { x_cd: code(), x_nm: text({ label: 'N' }), x_dt: date({ label: 'D', notBefore: 'x_nm' }) } }),
+    ).toThrow(/notBefore/);
+  });
+});
+
+describe('field buttons (toggles and take-action)', () => {
+  const fields = { x_cd: code(), x_nm: text({ label: 'N' }), x_on: bool({ label: 'On' }), x_sts: select({ label: 'Status', options: ['Open', 'Closed'], defaultValue: 'Open' }) };
+  const base = { name: 'x', table: 'x', key: 'x_cd', scope: 'global', label: 'X', title: 'x_nm', fields } as const;
+
+  it('lists toggles and actions together, each with its kind', () => {
+    const e = defineEntity({ ...base, toggles: [{ button: 'turn', label: 'Turn', field: 'x_on' }], actions: [{ button: 'take_action', label: 'Take Action', field: 'x_sts' }] });
+    expect(fieldButtons(e).map((b) => [b.kind, b.button, b.field])).toEqual([
+      ['toggle', 'turn', 'x_on'],
+      ['action', 'take_action', 'x_sts'],
+    ]);
+    expect(createdValue(e.fields.x_sts)).toBe('Open');
+    expect(createdValue(e.fields.x_on)).toBe(false);
+  });
+
+  it('refuses an action on a non-select, a toggle on a non-bool, and two buttons on one field', () => {
+    expect(() => defineEntity({ ...base, actions: [{ button: 'a', label: 'A', field: 'x_nm' }] })).toThrow(/single select/);
+    expect(() => defineEntity({ ...base, toggles: [{ button: 't', label: 'T', field: 'x_sts' }] })).toThrow(/bool/);
+    expect(() =>
+      defineEntity({ ...base, actions: [{ button: 'a', label: 'A', field: 'x_sts' }, { button: 'b', label: 'B', field: 'x_sts' }] }),
+    ).toThrow(/more than one button/);
+  });
+
+  it('wires exam type status to the take action button when exam type is declared', () => {
+    const e = entities.find((x) => x.name === 'exam_type');
+    if (e) expect(fieldButtons(e).find((b) => b.field === 'exmtyp_sts')?.button).toBe('take_action');
   });
 });

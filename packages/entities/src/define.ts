@@ -50,7 +50,14 @@ export interface TextField extends FieldCommon {
 }
 export interface NumberField extends FieldCommon { kind: 'number'; min: number; max: number; int: boolean }
 export interface MoneyField extends FieldCommon { kind: 'money'; max: number }
-export interface DateField extends FieldCommon { kind: 'date' }
+export interface DateField extends FieldCommon {
+  kind: 'date';
+  /**
+   * Name of another date field of the same entity this one may not fall before (a holiday's to-date, a fee
+   * term's due date). Checked on create and on update against the stored row merged with the change.
+   */
+  notBefore?: string;
+}
 export interface TimeField extends FieldCommon { kind: 'time' }
 export interface DateTimeField extends FieldCommon { kind: 'datetime' }
 export interface BoolField extends FieldCommon { kind: 'bool'; defaultValue: boolean }
@@ -140,12 +147,18 @@ export const password = (o: Partialize<PasswordField, 'min'> & { label: string }
  */
 export type Scope = 'global' | 'institute' | 'academic-year' | 'institute-root';
 
-/** A grid button that flips a boolean field on the one selected row. */
-export interface ToggleButton {
+/**
+ * A grid button that changes one field of the one selected row. Its permission button alone allows a PUT
+ * that changes nothing but its field, and nobody without it may change that field (on create: away from
+ * the default). Toggles flip a bool; actions ('take action') pick a new option of a select (a status).
+ */
+export interface FieldButton {
   button: string;
   label: string;
   field: string;
 }
+export type ToggleButton = FieldButton;
+export type ActionButton = FieldButton;
 
 export interface EntityDef<F extends Record<string, Field> = Record<string, Field>> {
   /** Registry name; the API lives at /api/{name}/ unless api says otherwise. */
@@ -163,6 +176,8 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
   uniqueTogether?: { fields: (keyof F & string)[]; message: string }[];
   singleSelect?: boolean;
   toggles?: ToggleButton[];
+  /** 'Take action' buttons of status fields (spec section 4): each names a single select field. */
+  actions?: ActionButton[];
   /**
    * How 'access his students only' (data_chk) narrows this entity: 'creator' keeps rows the user created;
    * 'self' keeps the user's own row (employee); omitted means data_chk does not apply.
@@ -193,8 +208,53 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
     if (f.kind === 'select' && f.multiple && f.options.some((o) => o.includes(','))) {
       throw new Error(`${def.name}.${name}: options of a multiple select may not contain a comma`);
     }
+    if (f.kind === 'date' && f.notBefore !== undefined) {
+      const other: Field | undefined = (def.fields as Record<string, Field>)[f.notBefore];
+      if (other?.kind !== 'date' || f.notBefore === name) throw new Error(`${def.name}.${name}: notBefore ${f.notBefore} is not another date field`);
+    }
   }
-  return def as unknown as AnyEntity;
+  const e = def as unknown as AnyEntity;
+  const seen = new Set<string>();
+  for (const b of fieldButtons(e)) {
+    const f: Field | undefined = e.fields[b.field];
+    // The grid's toggle flips a bool and the action dialog lists a select's options: any other kind has no UI.
+    const fits = b.kind === 'toggle' ? f?.kind === 'bool' : f?.kind === 'select' && !f.multiple;
+    if (!fits) throw new Error(`${def.name}: ${b.kind} ${b.button} needs a ${b.kind === 'toggle' ? 'bool' : 'single select'} field, not ${b.field}`);
+    // One field, one governing button: with two, holding either would have to be enough or both required.
+    if (seen.has(b.field)) throw new Error(`${def.name}: field ${b.field} has more than one button`);
+    seen.add(b.field);
+  }
+  return e;
+}
+
+/** Toggles and actions together: the engine treats both alike, only the grid's widget differs. */
+export function fieldButtons(e: AnyEntity): (FieldButton & { kind: 'toggle' | 'action' })[] {
+  return [...(e.toggles ?? []).map((b) => ({ ...b, kind: 'toggle' as const })), ...(e.actions ?? []).map((b) => ({ ...b, kind: 'action' as const }))];
+}
+
+/** The value a field holds when a create leaves it out: what changing it 'away from' is measured against. */
+export function createdValue(f: Field): unknown {
+  if (f.kind === 'bool') return f.defaultValue;
+  if (f.kind === 'select') return f.defaultValue ?? null;
+  return null;
+}
+
+/**
+ * Broken date ranges of a (merged) row: each notBefore date that falls before its partner. Dates are
+ * YYYY-MM-DD, so text order is date order; a range with either end empty is not checked (required is).
+ * `only` limits the check to ranges touching those fields (an update leaves untouched ranges alone).
+ */
+export function dateRangeIssues(e: AnyEntity, row: Record<string, unknown>, only?: ReadonlySet<string>): { field: string; message: string }[] {
+  const out: { field: string; message: string }[] = [];
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.kind !== 'date' || !f.notBefore) continue;
+    if (only && !only.has(name) && !only.has(f.notBefore)) continue;
+    const to = row[name];
+    const from = row[f.notBefore];
+    if (typeof to !== 'string' || typeof from !== 'string' || to === '' || from === '') continue;
+    if (to < from) out.push({ field: name, message: `'${f.label}' cannot be before '${e.fields[f.notBefore].label}'.` });
+  }
+  return out;
 }
 
 export type CrudRoute = 'list' | 'get' | 'create' | 'update' | 'delete' | 'import';
@@ -203,6 +263,16 @@ export const allRoutes: readonly CrudRoute[] = ['list', 'get', 'create', 'update
 export const hasRoute = (e: AnyEntity, r: CrudRoute): boolean => (e.routes ?? allRoutes).includes(r);
 
 export type AnyEntity = EntityDef<Record<string, Field>>;
+
+/**
+ * Whether a uniqueTogether part compares case-insensitively (friendly check and unique index alike): text
+ * that people type through the generic form or import, where 'A' and 'a' are the same section. An entity
+ * without generic create/update is written only by its workflow, with machine keys (a table setting's table
+ * name) that the workflow's ON CONFLICT matches on the plain columns, which a lower() index would not serve.
+ */
+export function uniqueTogetherFoldsCase(e: AnyEntity, field: string): boolean {
+  return e.fields[field]?.kind === 'text' && (hasRoute(e, 'create') || hasRoute(e, 'update'));
+}
 
 export const apiPath = (e: AnyEntity): string => e.api ?? `/api/${e.name}/`;
 
@@ -331,6 +401,9 @@ export function bodySchema(e: AnyEntity, mode: 'create' | 'update'): z.ZodType<R
       const missing = mode === 'create' ? isEmpty(body[name]) : name in body && isEmpty(body[name]);
       if (missing) ctx.addIssue({ code: 'custom', path: [name], message: requiredMessage(f) });
     }
+    // A create holds the whole row, so its ranges can be checked here (early feedback in the browser); an
+    // update's patch needs the stored row, which only the server has.
+    if (mode === 'create') for (const i of dateRangeIssues(e, body)) ctx.addIssue({ code: 'custom', path: [i.field], message: i.message });
   }) as unknown as z.ZodType<Record<string, unknown>>;
 }
 

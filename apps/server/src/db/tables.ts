@@ -1,4 +1,4 @@
-import type { AnyEntity, Field } from '@campus/entities/define';
+import { uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { sql, type SQL } from 'drizzle-orm';
 import {
@@ -138,7 +138,8 @@ function buildEntityTable(e: AnyEntity): EntityTable {
       out.push(index(`${e.table}_search_trgm`).using('gin', sql`(${searchExpression(searchCols.map((n) => c[n]))}) gin_trgm_ops`));
     }
     for (const [i, u] of (e.uniqueTogether ?? []).entries()) {
-      const fs = u.fields.map((n) => c[n]);
+      // Typed text lower-cased, as for single unique text fields: 'A' and 'a' are the same section name.
+      const fs = u.fields.map((n) => (uniqueTogetherFoldsCase(e, n) ? sql`lower(${c[n]})` : c[n]));
       out.push(uniqueIndex(`${e.table}_uq${i + 1}`).on(...atLeastOne([...scoped, ...fs])));
     }
     if (e.defaultSort && !e.fields[e.defaultSort.field]?.unique) {

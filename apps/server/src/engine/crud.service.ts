@@ -1,4 +1,4 @@
-import { bodySchema, type AnyEntity, type Field } from '@campus/entities/define';
+import { bodySchema, createdValue, dateRangeIssues, fieldButtons, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { hash } from '@node-rs/argon2';
 import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
@@ -137,20 +137,29 @@ async function checkUnique(tx: Tx, e: AnyEntity, ctx: RequestContext, values: Ro
   }
   for (const u of e.uniqueTogether ?? []) {
     if (u.fields.some((n) => values[n] === null || values[n] === undefined)) continue;
-    const conds = u.fields.map((n) => eq(t[n], values[n]));
+    // Text compares case-insensitively, like the unique index (tables.ts): section 'A' and 'a' clash.
+    const conds = u.fields.map((n) => (uniqueTogetherFoldsCase(e, n) ? sql`lower(${t[n]}) = lower(${values[n]})` : eq(t[n], values[n])));
     const [hit] = await tx.select({ k: t[e.key] }).from(t).where(and(...conds, scopeOf(e, t, ctx, false), notSelf)).limit(1);
     if (hit) throw conflict(u.message);
   }
 }
 
-/** A toggle field may only be changed by someone holding its button ('allow login' is admin-only). */
-function checkToggleButtons(e: AnyEntity, ctx: RequestContext, changed: Row, before: Row | null): void {
-  for (const tg of e.toggles ?? []) {
-    if (!(tg.field in changed)) continue;
-    const f = e.fields[tg.field];
-    const old = before ? before[tg.field] : f.kind === 'bool' ? f.defaultValue : null;
-    if (changed[tg.field] !== old) requireButton(ctx, tg.button);
+/**
+ * A toggle or action field may only be changed by someone holding its button ('allow login' is admin-only);
+ * on create, 'changed' means away from the value the row would get without it.
+ */
+function checkFieldButtons(e: AnyEntity, ctx: RequestContext, changed: Row, before: Row | null): void {
+  for (const b of fieldButtons(e)) {
+    if (!(b.field in changed)) continue;
+    const old = before ? before[b.field] : createdValue(e.fields[b.field]);
+    if (changed[b.field] !== old) requireButton(ctx, b.button);
   }
+}
+
+/** 400 with the field's message when a date falls before the date it may not precede. */
+function checkDateRanges(e: AnyEntity, row: Row, only?: ReadonlySet<string>): void {
+  const details = dateRangeIssues(e, row, only);
+  if (details.length) throw badRequest(details[0].message, details);
 }
 
 function scopeValues(e: AnyEntity, ctx: RequestContext): Row {
@@ -163,7 +172,9 @@ function scopeValues(e: AnyEntity, ctx: RequestContext): Row {
 /** Inserts one validated row inside tx; shared by create, clone and import. */
 export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext, input: Row): Promise<Row> {
   const values: Row = { ...input };
-  checkToggleButtons(e, ctx, values, null);
+  checkFieldButtons(e, ctx, values, null);
+  // Create, clone and import all pass here; the body schema's own check is only early feedback.
+  checkDateRanges(e, values);
   await fillAuto(e, ctx, values);
   await checkLinks(tx, e, ctx, values);
   await checkUnique(tx, e, ctx, values, null);
@@ -206,8 +217,9 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
       for (const k of Object.keys(changed)) {
         if (e.fields[k].immutable) throw badRequest(`'${e.fields[k].label}' cannot be changed once saved.`);
       }
-      const toggleFields = new Set((e.toggles ?? []).map((t) => t.field));
-      const onlyToggles = Object.keys(changed).length > 0 && Object.keys(changed).every((k) => toggleFields.has(k));
+      // A PUT changing only toggle/action fields needs only their buttons (checked below), not 'edit'.
+      const buttonFields = new Set(fieldButtons(e).map((b) => b.field));
+      const onlyButtonFields = Object.keys(changed).length > 0 && Object.keys(changed).every((k) => buttonFields.has(k));
       // My Profile: the user's own row, and only its self-service fields, needs no 'edit' button.
       const own = e.ownership === 'self' && id === ctx.user.usr_cd;
       const selfEdit = own && Object.keys(changed).every((k) => (e.selfService ?? []).includes(k));
@@ -215,9 +227,12 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
         const off = Object.keys(changed).filter((k) => !(e.selfService ?? []).includes(k)).map((k) => e.fields[k].label);
         throw forbidden(`On your own profile you can change only your personal details, not ${off.join(', ')}.`);
       }
-      if (!onlyToggles && !selfEdit) requireButton(ctx, 'edit');
-      checkToggleButtons(e, ctx, changed, before);
+      if (!onlyButtonFields && !selfEdit) requireButton(ctx, 'edit');
+      checkFieldButtons(e, ctx, changed, before);
       if (Object.keys(changed).length === 0) return before;
+      // Against the stored row merged with the change: a patch may move either end of a range. Ranges the
+      // change does not touch are left alone, so an old row never blocks an unrelated edit.
+      checkDateRanges(e, { ...before, ...changed }, new Set(Object.keys(changed)));
       await checkLinks(tx, e, ctx, changed);
       await checkUnique(tx, e, ctx, { ...before, ...changed }, id);
       for (const h of hooksOf(e.name)) await h.beforeUpdate?.(tx, ctx, before, changed);

@@ -20,5 +20,6 @@ export const examType = defineEntity({
     exmtyp_dscr: text({ label: 'Description', multiline: true, max: 500 }),
     exmtyp_sts: select({ label: 'Status', options: ['Draft', 'Scheduled', 'Completed', 'Published'], required: true, defaultValue: 'Draft', search: true }),
   },
+  actions: [{ button: 'take_action', label: 'Take Action', field: 'exmtyp_sts' }],
   defaultSort: { field: 'exmtyp_nm', dir: 'asc' },
 });

@@ -13,7 +13,7 @@ export const feeGroup = defineEntity({
     fee_grp_cd: code(),
     fee_grp_nm: text({ label: 'Fee Group Name', required: true, search: true, unique: true, max: 100 }),
     fee_grp_fee_str_dt: date({ label: 'Start Date', required: true }),
-    fee_grp_fee_exp_dt: date({ label: 'Due Date', required: true }),
+    fee_grp_fee_exp_dt: date({ label: 'Due Date', required: true, notBefore: 'fee_grp_fee_str_dt' }),
     fee_grp_fee_prid_amt: money({ label: 'Late Fee Amount' }),
     fee_grp_dscr: text({ label: 'Description', multiline: true, max: 500 }),
   },
