@@ -8,6 +8,7 @@ import {
   IconEye,
   IconInfoCircle,
   IconPencil,
+  IconPlayerPlay,
   IconPlus,
   IconRefresh,
   IconSearch,
@@ -23,11 +24,13 @@ import { usePagePermission } from '../app/page-permission-context';
 import { HttpError, http } from '../lib/http-client';
 import { useSession } from '../lib/session-store';
 import { toast } from '../lib/toast';
+import { ActionDialog } from './action-dialog';
 import { layoutFor } from './column-layout';
 import { entityUrl, rowId, type EntityRow } from './entity-api';
 import { orderColumns, translateColumns } from './entity-columns';
-import { entityLabel, pageLabel, toggleLabel } from './entity-labels';
+import { entityLabel, fieldLabel, pageLabel, toggleLabel } from './entity-labels';
 import { modePath } from './entity-mode';
+import { actionOptions, fieldButtonBody, flipped, oneSelected, permittedFieldButtons, type GridFieldButton } from './field-buttons';
 import { ConfirmDeleteDialog, TableInfoDialog } from './list-dialogs';
 import { countText, selectionMessage } from './list-messages';
 import { MOBILE_QUERY } from './responsive';
@@ -74,8 +77,6 @@ function ToolbarButton({ label, icon, onClick, compact, loading, color, testId }
   );
 }
 
-const asBool = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 'true';
-
 export function EntityListPage({ entity, page, searchMode, hasFormOverride }: EntityListPageProps) {
   const list = useEntityList(entity);
   const permission = usePagePermission();
@@ -89,7 +90,9 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const [deleting, setDeleting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [infoOpen, setInfoOpen] = useState(false);
-  const [toggling, setToggling] = useState<string | null>(null);
+  // The field a toggle or action is saving, and the action whose dialog is open (with its row).
+  const [savingField, setSavingField] = useState<string | null>(null);
+  const [action, setAction] = useState<{ button: GridFieldButton; row: EntityRow } | null>(null);
 
   const { can } = permission;
   const canCreate = can('create') && (hasFormOverride || hasRoute(entity, 'create'));
@@ -100,7 +103,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const canDelete = can('delete') && hasRoute(entity, 'delete');
   const canExport = can('export');
   const canImport = can('import') && hasRoute(entity, 'import');
-  const toggles = (entity.toggles ?? []).filter((t) => can(t.button) && hasRoute(entity, 'update'));
+  const fieldButtons = permittedFieldButtons(entity, can);
 
   const userCode = user?.usr_cd ?? null;
   const savedLayout = useMemo(() => {
@@ -121,10 +124,9 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
 
   /** The one selected row, or null after telling the user what to select (spec section 5). */
   const single = (): EntityRow | null => {
-    // No selection gets 'select the records'; several get 'select exactly one'.
-    const problem = selectionMessage(t, tableName, selection.length, selection.length === 0 ? 'some' : 'one');
-    if (problem === null) return selection[0];
-    toast.warning(problem);
+    const one = oneSelected(t, tableName, selection);
+    if ('row' in one) return one.row;
+    toast.warning(one.problem);
     return null;
   };
 
@@ -177,20 +179,38 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     }
   };
 
-  const doToggle = async (field: string) => {
-    const row = single();
-    if (!row) return;
-    setToggling(field);
+  /**
+   * Saves a toggle's or an action's one field. True when nothing is left to do with this row: saved, or
+   * stale (409: someone changed it meanwhile, so the grid is refreshed and the user picks it again).
+   */
+  const saveField = async (row: EntityRow, field: string, value: unknown): Promise<boolean> => {
+    setSavingField(field);
     try {
-      await http.put(entityUrl(entity, rowId(entity, row)), { [field]: !asBool(row[field]), row_ver: row.row_ver });
+      await http.put(entityUrl(entity, rowId(entity, row)), fieldButtonBody(row, field, value));
       await list.refresh();
+      return true;
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
-      // A 409 means someone changed the row meanwhile: show the current state so the user can retry.
-      if (e.status === 409) await list.refresh();
+      if (e.status !== 409) return false;
+      await list.refresh();
+      return true;
     } finally {
-      setToggling(null);
+      setSavingField(null);
     }
+  };
+
+  const onFieldButton = (b: GridFieldButton) => {
+    const row = single();
+    if (!row) return;
+    // A toggle flips at once; an action first asks which status the row moves to.
+    if (b.kind === 'toggle') void saveField(row, b.field, flipped(row, b.field));
+    else setAction({ button: b, row });
+  };
+
+  const doAction = async (value: string) => {
+    if (!action) return;
+    // Other errors (the client has shown them) keep the dialog open with the user's choice.
+    if (await saveField(action.row, action.button.field, value)) setAction(null);
   };
 
   const onRowOpen = (row: EntityRow) => {
@@ -248,16 +268,16 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
         {canView && <ToolbarButton compact={compact} label={t('btn.view', { defaultValue: 'View' })} icon={<IconEye size={16} />} onClick={onView} testId="btn-view" />}
         {canClone && <ToolbarButton compact={compact} label={t('btn.clone', { defaultValue: 'Clone' })} icon={<IconCopy size={16} />} onClick={onClone} testId="btn-clone" />}
         {canDelete && <ToolbarButton compact={compact} color="red" label={t('btn.delete', { defaultValue: 'Delete' })} icon={<IconTrash size={16} />} onClick={onDelete} testId="btn-delete" />}
-        {toggles.map((tg) => (
+        {fieldButtons.map((b) => (
           <ToolbarButton
-            key={tg.button}
+            key={b.button}
             compact={compact}
             color="grape"
-            label={toggleLabel(t, tg)}
-            icon={<IconToggleRight size={16} />}
-            onClick={() => void doToggle(tg.field)}
-            loading={toggling === tg.field}
-            testId={`btn-${tg.button}`}
+            label={toggleLabel(t, b)}
+            icon={b.kind === 'toggle' ? <IconToggleRight size={16} /> : <IconPlayerPlay size={16} />}
+            onClick={() => onFieldButton(b)}
+            loading={savingField === b.field}
+            testId={`btn-${b.button}`}
           />
         ))}
         {canExport && (
@@ -295,6 +315,18 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
         onCancel={() => setConfirmDelete(false)}
         onConfirm={() => void doDelete()}
       />
+      {action && (
+        <ActionDialog
+          opened
+          title={toggleLabel(t, action.button)}
+          fieldLabel={fieldLabel(t, entity, action.button.field)}
+          options={actionOptions(entity, action.button.field)}
+          current={action.row[action.button.field] == null ? null : String(action.row[action.button.field])}
+          busy={savingField === action.button.field}
+          onCancel={() => setAction(null)}
+          onConfirm={(v) => void doAction(v)}
+        />
+      )}
       <TableInfoDialog opened={infoOpen} onClose={() => setInfoOpen(false)} label={tableName} total={list.total} searchable={searchable} />
     </Stack>
   );
