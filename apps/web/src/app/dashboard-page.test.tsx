@@ -1,57 +1,27 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAcademicYear, signIn, signOut, type SessionUser } from '../lib/session-store';
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setAcademicYear, signIn } from '../lib/session-store';
+import { adminUser } from '../test-support/fixtures';
+import { jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { countText, DashboardPage, moneyText } from './dashboard-page';
-
-const admin: SessionUser = {
-  usr_nm: 'ADMIN',
-  usr_cd: 1,
-  usr_id: null,
-  usr_token: 'tok',
-  rl_nm: 'ADMIN',
-  usr_inst_cd: 1,
-  usr_full_nm: 'Admin',
-  is_admin: true,
-  institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
-};
 
 let body: unknown;
 
 function renderDashboard() {
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <DashboardPage />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  renderWithProviders(<DashboardPage />);
 }
 
 const tile = (key: string): HTMLElement => screen.getByTestId(`dashboard-${key}`);
 
 beforeEach(() => {
-  // jsdom has no matchMedia; Mantine asks it for the colour scheme.
-  vi.stubGlobal(
-    'matchMedia',
-    vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })),
-  );
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })),
-  );
+  stubBrowser();
+  stubFetch(async () => jsonResponse(body));
   window.history.pushState({}, '', '/sms/dashboard');
-  signIn(admin);
+  signIn(adminUser);
   setAcademicYear({ acdm_cd: 3, label: '2026-27' });
 });
 
-afterEach(() => {
-  cleanup();
-  signOut();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetTestState);
 
 describe('DashboardPage', () => {
   it('shows "Not set up" for modules the server answers null for, never a zero', async () => {

@@ -1,86 +1,39 @@
 import { findPage, type PageDef } from '@campus/entities/pages';
-import { MantineProvider } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { signIn, signOut, type SessionUser } from '../lib/session-store';
+import { signIn } from '../lib/session-store';
+import { adminUser } from '../test-support/fixtures';
+import { jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { LandingPage, landingTiles } from './landing-page';
 import type { MenuSection } from './side-menu';
 
 // No year-scoped entity is built yet: pretend religion is one, to see how such a module's tile behaves.
 vi.mock('@campus/entities/registry', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@campus/entities/registry')>();
-  return {
-    ...real,
-    findEntity: (name: string) => {
-      const e = real.findEntity(name);
-      return e && name === 'religion' ? { ...e, scope: 'academic-year' as const } : e;
-    },
-  };
+  // A dynamic import: vi.mock is hoisted above the static ones.
+  const { withYearScopedReligion } = await import('../test-support/fixtures');
+  return withYearScopedReligion(await importOriginal<typeof import('@campus/entities/registry')>());
 });
-
-const admin: SessionUser = {
-  usr_nm: 'ADMIN',
-  usr_cd: 1,
-  usr_id: null,
-  usr_token: 'tok',
-  rl_nm: 'ADMIN',
-  usr_inst_cd: 1,
-  usr_full_nm: 'Admin',
-  is_admin: true,
-  institutes: [{ inst_cd: 1, inst_nm: 'New School', inst_typ: 'school' }],
-};
 
 let activeYears: unknown[] = [];
 
-const json = (body: unknown): Response => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 const allow = (module: string, page: string) => ({ usr_prms_mdl: module, usr_prms_page: page, usr_prms_is_alw: 1 });
 
 function renderLanding() {
-  const router = createMemoryRouter([{ path: '/landing', element: <LandingPage /> }], { initialEntries: ['/landing'] });
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  renderWithProviders(<LandingPage />, { route: '/landing' });
 }
 
 beforeEach(() => {
-  vi.stubGlobal(
-    'matchMedia',
-    vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })),
-  );
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  );
-  vi.spyOn(notifications, 'show').mockImplementation(() => 'id');
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      if (url.includes('/api/academic/active')) return json(activeYears);
-      if (url.includes('userDetail')) return json({ permissions: [allow('institute', 'profile'), allow('institute', 'academic'), allow('master', 'religion')] });
-      return json({});
-    }),
-  );
+  stubBrowser();
+  stubFetch(async (url) => {
+    if (url.includes('/api/academic/active')) return jsonResponse(activeYears);
+    if (url.includes('userDetail')) return jsonResponse({ permissions: [allow('institute', 'profile'), allow('institute', 'academic'), allow('master', 'religion')] });
+    return jsonResponse({});
+  });
   window.history.pushState({}, '', '/landing');
-  signIn(admin);
+  signIn({ ...adminUser, institutes: [{ inst_cd: 1, inst_nm: 'New School', inst_typ: 'school' }] });
 });
 
-afterEach(() => {
-  cleanup();
-  signOut();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetTestState);
 
 describe('LandingPage of an institute with no active academic year', { timeout: 20_000 }, () => {
   it('opens the dashboard and institute-scoped modules, keeps year-scoped ones shut, and says how to add a year', async () => {

@@ -1,35 +1,20 @@
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { QueryClient, useQuery } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cancelPendingRequests, http, HttpError } from '../lib/http-client';
-import { signIn, signOut, type SessionUser } from '../lib/session-store';
+import { signIn } from '../lib/session-store';
+import { clerkUser } from '../test-support/fixtures';
+import { jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { queryDefaults, retryDelay, shouldRetry } from './query-client';
-
-const user: SessionUser = {
-  usr_nm: 'CLERK1',
-  usr_cd: 2,
-  usr_id: null,
-  usr_token: 'tok',
-  rl_nm: 'OFFICE CLERK',
-  usr_inst_cd: 1,
-  usr_full_nm: 'Priya',
-  is_admin: false,
-  institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
-};
 
 const aborted = (startedAt: string): HttpError => new HttpError(0, 'Request cancelled.', undefined, true, startedAt);
 
 beforeEach(() => {
+  stubBrowser();
   window.history.pushState({}, '', '/sms/master/religion/create');
 });
 
-afterEach(() => {
-  cleanup();
-  signOut();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetTestState);
 
 describe('shouldRetry', () => {
   it('asks again for a request aborted by a move within its own page, a few times', () => {
@@ -64,28 +49,20 @@ function Religions() {
 
 describe('a query aborted while its component stays mounted', () => {
   it('is fetched again rather than left in error', async () => {
-    vi.spyOn(notifications, 'show').mockImplementation(() => 'id');
-    signIn(user);
+    signIn(clerkUser);
     let calls = 0;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((_url: string, init: RequestInit) => {
-        calls += 1;
-        if (calls === 1) {
-          // The first answer never comes: the navigation table -> create aborts it.
-          return new Promise((_resolve, reject) => {
-            init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
-          });
-        }
-        return Promise.resolve(new Response(JSON.stringify({ total: 4 }), { status: 200, headers: { 'content-type': 'application/json' } }));
-      }),
-    );
+    stubFetch((_url, init) => {
+      calls += 1;
+      if (calls === 1) {
+        // The first answer never comes: the navigation table -> create aborts it.
+        return new Promise((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+        });
+      }
+      return Promise.resolve(jsonResponse({ total: 4 }));
+    });
     window.history.pushState({}, '', '/sms/master/religion/table');
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
-        <Religions />
-      </QueryClientProvider>,
-    );
+    renderWithProviders(<Religions />, { queryClient: new QueryClient({ defaultOptions: queryDefaults }) });
     expect(await screen.findByText('LOADING')).toBeTruthy();
     await vi.waitFor(() => expect(calls).toBe(1));
     window.history.pushState({}, '', '/sms/master/religion/create');

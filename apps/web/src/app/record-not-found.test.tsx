@@ -1,13 +1,12 @@
 import { entity } from '@campus/entities/registry';
 import { findPage, type PageDef } from '@campus/entities/pages';
-import { MantineProvider } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EntityForm } from '../engine/entity-form';
-import { signIn, signOut } from '../lib/session-store';
+import { signIn } from '../lib/session-store';
+import { clerkUser } from '../test-support/fixtures';
+import { jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { buildPagePermission, PagePermissionContext } from './page-permission-context';
 import { queryDefaults } from './query-client';
 
@@ -16,60 +15,23 @@ const page = findPage('master', 'religion') as PageDef;
 let shown: string[] = [];
 
 beforeEach(() => {
-  vi.stubGlobal('matchMedia', vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })));
-  shown = [];
-  vi.spyOn(notifications, 'show').mockImplementation((n) => {
-    shown.push(String(n.message));
-    return 'id';
-  });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response(JSON.stringify({ statusCode: 404, error: 'Not Found', message: 'Religion 77 not found.' }), { status: 404, headers: { 'content-type': 'application/json' } })),
-  );
+  ({ shown } = stubBrowser());
+  stubFetch(async () => jsonResponse({ statusCode: 404, error: 'Not Found', message: 'Religion 77 not found.' }, 404));
   window.history.pushState({}, '', '/sms/master/religion/view/77');
-  signIn({
-    usr_nm: 'CLERK1',
-    usr_cd: 2,
-    usr_id: null,
-    usr_token: 'tok',
-    rl_nm: 'OFFICE CLERK',
-    usr_inst_cd: 1,
-    usr_full_nm: 'Priya',
-    is_admin: false,
-    institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
-  });
+  signIn(clerkUser);
 });
 
-afterEach(() => {
-  cleanup();
-  signOut();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetTestState);
 
 describe('a view URL of a record that does not exist', () => {
   it('toasts the server sentence once and shows the not-found state', async () => {
     const permission = buildPagePermission('master', 'religion', { usr_prms_btns: 'view,edit' }, [], false);
-    const router = createMemoryRouter(
-      [
-        {
-          path: '/sms/master/religion/view/77',
-          element: (
-            <PagePermissionContext.Provider value={permission}>
-              <EntityForm entity={religion} page={page} mode="view" id="77" />
-            </PagePermissionContext.Provider>
-          ),
-        },
-      ],
-      { initialEntries: ['/sms/master/religion/view/77'] },
-    );
     // The app's own retry policy: a 404 is not asked again, so it is not toasted again.
-    render(
-      <MantineProvider>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </MantineProvider>,
+    renderWithProviders(
+      <PagePermissionContext.Provider value={permission}>
+        <EntityForm entity={religion} page={page} mode="view" id="77" />
+      </PagePermissionContext.Provider>,
+      { route: '/sms/master/religion/view/77', queryClient: new QueryClient({ defaultOptions: queryDefaults }) },
     );
     expect(await screen.findByText('Record not found')).toBeTruthy();
     expect(shown).toEqual(['Religion 77 not found.']);

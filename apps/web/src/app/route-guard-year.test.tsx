@@ -1,73 +1,28 @@
-import { MantineProvider } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAcademicYear, signIn, signOut, type SessionUser } from '../lib/session-store';
+import { setAcademicYear, signIn } from '../lib/session-store';
+import { clerkUser } from '../test-support/fixtures';
+import { guardExitRoutes, jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { RouteGuard } from './route-guard';
 
 // No year-scoped entity is built yet: pretend religion is one, to see how the guard treats such a page.
 vi.mock('@campus/entities/registry', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@campus/entities/registry')>();
-  return {
-    ...real,
-    findEntity: (name: string) => {
-      const e = real.findEntity(name);
-      return e && name === 'religion' ? { ...e, scope: 'academic-year' as const } : e;
-    },
-  };
+  // A dynamic import: vi.mock is hoisted above the static ones.
+  const { withYearScopedReligion } = await import('../test-support/fixtures');
+  return withYearScopedReligion(await importOriginal<typeof import('@campus/entities/registry')>());
 });
 
-const clerk: SessionUser = {
-  usr_nm: 'CLERK1',
-  usr_cd: 2,
-  usr_id: null,
-  usr_token: 'tok',
-  rl_nm: 'OFFICE CLERK',
-  usr_inst_cd: 1,
-  usr_full_nm: 'Priya',
-  is_admin: false,
-  institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
-};
-
 function renderAt(module: string, page: string) {
-  const router = createMemoryRouter(
-    [
-      { path: '/x', element: <RouteGuard module={module} page={page}><div>PAGE {module}/{page}</div></RouteGuard> },
-      { path: '/login', element: <div>LOGIN</div> },
-      { path: '/page_not_autherised', element: <div>DENIED</div> },
-    ],
-    { initialEntries: ['/x'] },
-  );
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  renderWithProviders(<RouteGuard module={module} page={page}><div>PAGE {module}/{page}</div></RouteGuard>, { route: '/x', routes: guardExitRoutes });
 }
 
 beforeEach(() => {
-  vi.stubGlobal(
-    'matchMedia',
-    vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })),
-  );
-  vi.spyOn(notifications, 'show').mockImplementation(() => 'id');
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response(JSON.stringify([[{ usr_prms_is_alw: true }], [], []]), { status: 200, headers: { 'content-type': 'application/json' } })),
-  );
-  signIn(clerk);
+  stubBrowser();
+  stubFetch(async () => jsonResponse([[{ usr_prms_is_alw: true }], [], []]));
+  signIn(clerkUser);
 });
 
-afterEach(() => {
-  cleanup();
-  signOut();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetTestState);
 
 describe('RouteGuard on a year-scoped page', () => {
   it('explains how to get a year instead of opening the page without one', async () => {

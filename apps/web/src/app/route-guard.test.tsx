@@ -1,25 +1,11 @@
-import { MantineProvider } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { signIn, signOut, type SessionUser } from '../lib/session-store';
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { signIn } from '../lib/session-store';
+import { clerkUser as clerk } from '../test-support/fixtures';
+import { guardExitRoutes, jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { usePagePermission } from './page-permission-context';
 import { findPage } from '@campus/entities/pages';
 import { needsAcademicYear, RouteGuard } from './route-guard';
-
-const clerk: SessionUser = {
-  usr_nm: 'CLERK1',
-  usr_cd: 2,
-  usr_id: null,
-  usr_token: 'tok',
-  rl_nm: 'OFFICE CLERK',
-  usr_inst_cd: 1,
-  usr_full_nm: 'Priya',
-  is_admin: false,
-  institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
-};
 
 let answer: () => Promise<Response>;
 let lastUrl = '';
@@ -34,49 +20,21 @@ function Probe() {
 }
 
 function renderAt(module: string, page: string, rest = '') {
-  const router = createMemoryRouter(
-    [
-      { path: '/x', element: <RouteGuard module={module} page={page} rest={rest}><Probe /></RouteGuard> },
-      { path: '/login', element: <div>LOGIN</div> },
-      { path: '/page_not_autherised', element: <div>DENIED</div> },
-    ],
-    { initialEntries: ['/x'] },
-  );
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  renderWithProviders(<RouteGuard module={module} page={page} rest={rest}><Probe /></RouteGuard>, { route: '/x', routes: guardExitRoutes });
 }
 
 beforeEach(() => {
-  // jsdom has no matchMedia; Mantine asks it for the colour scheme.
-  vi.stubGlobal(
-    'matchMedia',
-    vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })),
-  );
-  vi.spyOn(notifications, 'show').mockImplementation(() => 'id');
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((url: string) => {
-      lastUrl = url;
-      return answer();
-    }),
-  );
+  stubBrowser();
+  stubFetch((url) => {
+    lastUrl = url;
+    return answer();
+  });
   signIn(clerk);
 });
 
-afterEach(() => {
-  cleanup();
-  signOut();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetTestState);
 
-const ok = (body: unknown) => async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+const ok = (body: unknown) => async () => jsonResponse(body);
 
 describe('RouteGuard', () => {
   it('asks for the page permission and shows an allowed page with its buttons', async () => {
@@ -128,7 +86,7 @@ describe('RouteGuard', () => {
   });
 
   it('goes to login when the call fails', async () => {
-    answer = async () => new Response('{"message":"boom"}', { status: 500, headers: { 'content-type': 'application/json' } });
+    answer = async () => jsonResponse({ message: 'boom' }, 500);
     renderAt('master', 'religion');
     expect(await screen.findByText('LOGIN')).toBeTruthy();
   });

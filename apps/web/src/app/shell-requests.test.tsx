@@ -1,61 +1,32 @@
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cancelPendingRequests } from '../lib/http-client';
-import { getSession, signIn, signOut, type SessionUser } from '../lib/session-store';
+import { getSession, signIn } from '../lib/session-store';
+import { adminUser } from '../test-support/fixtures';
+import { jsonResponse, renderHookWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { useAcademicYears } from './use-academic-years';
 import { useAllowedPages } from './use-allowed-pages';
 import { logout } from './user-menu';
 
-const admin: SessionUser = {
-  usr_nm: 'ADMIN',
-  usr_cd: 1,
-  usr_id: null,
-  usr_token: 'tok',
-  rl_nm: 'ADMIN',
-  usr_inst_cd: 1,
-  usr_full_nm: 'Admin',
-  is_admin: true,
-  institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
-};
-
 type Pending = { url: string; signal: AbortSignal | null | undefined; answer: (body: unknown) => void };
 let pending: Pending[] = [];
 
-const wrapper = ({ children }: { children: ReactNode }) => (
-  <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>{children}</QueryClientProvider>
-);
-
 beforeEach(() => {
   pending = [];
-  vi.spyOn(notifications, 'show').mockImplementation(() => 'id');
+  stubBrowser();
   // Every answer waits until the test gives it, and fails as an abort would if its signal fires first.
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(
-      (url: string, init: RequestInit) =>
-        new Promise<Response>((resolve, reject) => {
-          init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
-          pending.push({
-            url,
-            signal: init.signal,
-            answer: (body) => resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })),
-          });
-        }),
-    ),
+  stubFetch(
+    (url, init) =>
+      new Promise<Response>((resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+        pending.push({ url, signal: init.signal, answer: (body) => resolve(jsonResponse(body)) });
+      }),
   );
   window.history.pushState({}, '', '/sms/master/religion/table');
-  signIn(admin);
+  signIn(adminUser);
 });
 
-afterEach(() => {
-  cleanup();
-  signOut();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetTestState);
 
 const call = (part: string): Pending => {
   const found = pending.find((p) => p.url.includes(part));
@@ -65,7 +36,7 @@ const call = (part: string): Pending => {
 
 describe('shell requests survive a navigation', () => {
   it('keeps the user detail (menu) in flight when the route changes', async () => {
-    const { result } = renderHook(() => useAllowedPages(), { wrapper });
+    const { result } = renderHookWithProviders(() => useAllowedPages());
     await waitFor(() => expect(pending).toHaveLength(1));
     cancelPendingRequests();
     expect(call('userDetail').signal?.aborted).toBe(false);
@@ -75,7 +46,7 @@ describe('shell requests survive a navigation', () => {
   });
 
   it('keeps the active years in flight, so a year is still chosen', async () => {
-    const { result } = renderHook(() => useAcademicYears(), { wrapper });
+    const { result } = renderHookWithProviders(() => useAcademicYears());
     await waitFor(() => expect(pending).toHaveLength(1));
     cancelPendingRequests();
     expect(call('/api/academic/active').signal?.aborted).toBe(false);

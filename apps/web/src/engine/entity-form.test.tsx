@@ -1,17 +1,15 @@
 import { code, select, text, type AnyEntity } from '@campus/entities/define';
 import { entity } from '@campus/entities/registry';
 import { findPage, type PageDef } from '@campus/entities/pages';
-import { MantineProvider } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createInstance, type i18n } from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { i18n } from 'i18next';
+import type { ReactNode } from 'react';
+import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import english from '../../public/assets/language/english.json';
 import { buildPagePermission, PagePermissionContext } from '../app/page-permission-context';
-import { signIn, signOut } from '../lib/session-store';
+import { signIn } from '../lib/session-store';
+import { clerkUser } from '../test-support/fixtures';
+import { createTestI18n, jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { EntityForm, firstMissingEditable } from './entity-form';
 import { FieldInput } from './field-input';
 import { formFields, type FormField } from './form-values';
@@ -24,62 +22,16 @@ let lang: i18n;
 let shown: string[] = [];
 
 beforeEach(async () => {
-  // jsdom has no matchMedia; Mantine asks it for the colour scheme and the form for the phone layout.
-  vi.stubGlobal('matchMedia', vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })));
-  // Nor ResizeObserver (Mantine's dropdown scroll area) or document.fonts (Textarea autosize).
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  );
-  if (!('fonts' in document)) {
-    Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener: () => undefined, removeEventListener: () => undefined } });
-  }
-  shown = [];
-  vi.spyOn(notifications, 'show').mockImplementation((n) => {
-    shown.push(String(n.message));
-    return 'id';
-  });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () =>
-      new Response(JSON.stringify({ doc_typ_cd: 5, doc_typ_nm: 'ID Card', doc_typ_for: 'Student,Institute', doc_typ_dscr: null, row_ver: 1 }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      }),
-    ),
-  );
-  signIn({
-    usr_nm: 'CLERK1',
-    usr_cd: 2,
-    usr_id: null,
-    usr_token: 'tok',
-    rl_nm: 'OFFICE CLERK',
-    usr_inst_cd: 1,
-    usr_full_nm: 'Priya',
-    is_admin: false,
-    institutes: [{ inst_cd: 1, inst_nm: 'School', inst_typ: 'school' }],
-  });
-  lang = createInstance();
-  await lang.use(initReactI18next).init({ lng: 'english', resources: { english: { translation: english } }, interpolation: { escapeValue: false } });
+  ({ shown } = stubBrowser());
+  stubFetch(async () => jsonResponse({ doc_typ_cd: 5, doc_typ_nm: 'ID Card', doc_typ_for: 'Student,Institute', doc_typ_dscr: null, row_ver: 1 }));
+  signIn(clerkUser);
+  lang = await createTestI18n();
 });
 
-afterEach(() => {
-  cleanup();
-  signOut();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetTestState);
 
-function wrap(children: React.ReactNode) {
-  return (
-    <MantineProvider>
-      <I18nextProvider i18n={lang}>{children}</I18nextProvider>
-    </MantineProvider>
-  );
+function renderInput(input: ReactNode) {
+  renderWithProviders(input, { i18n: lang });
 }
 
 function renderForm(mode: 'view' | 'create' | 'update', buttons: string[], initial: string) {
@@ -89,18 +41,14 @@ function renderForm(mode: 'view' | 'create' | 'update', buttons: string[], initi
       <EntityForm entity={docType} page={page} mode={m} id={m === 'create' ? undefined : '5'} />
     </PagePermissionContext.Provider>
   );
-  const router = createMemoryRouter(
-    [
-      { path: `${base}/view/5`, element: form('view') },
-      { path: `${base}/create`, element: mode === 'create' ? form('create') : <div>CREATE PAGE</div> },
-      { path: `${base}/update/5`, element: mode === 'update' ? form('update') : <div>UPDATE PAGE</div> },
-      { path: `${base}/table`, element: <div>TABLE PAGE</div> },
-    ],
-    { initialEntries: [initial] },
-  );
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(wrap(<QueryClientProvider client={client}><RouterProvider router={router} /></QueryClientProvider>));
-  return router;
+  const routes: RouteObject[] = [
+    { path: `${base}/view/5`, element: form('view') },
+    { path: `${base}/create`, element: mode === 'create' ? form('create') : <div>CREATE PAGE</div> },
+    { path: `${base}/update/5`, element: mode === 'update' ? form('update') : <div>UPDATE PAGE</div> },
+    { path: `${base}/table`, element: <div>TABLE PAGE</div> },
+  ];
+  // The form starts on the route of its own mode; the others are where its buttons and shortcuts lead.
+  return renderWithProviders(form(mode), { route: initial, routes: routes.filter((r) => r.path !== initial), i18n: lang }).router;
 }
 
 /** The pills in the input, in order (the dropdown renders the options' labels too). */
@@ -117,14 +65,14 @@ describe('multiple select input', () => {
   const field = select({ label: 'Collected From', options: ['A', 'B', 'C', 'D', 'E'], multiple: true });
 
   it('shows the first three chosen items and one "+N more" pill', () => {
-    render(wrap(<FieldInput name="frm" field={field} value="A,B,C,D,E" onChange={() => undefined} />));
+    renderInput(<FieldInput name="frm" field={field} value="A,B,C,D,E" onChange={() => undefined} />);
     expect(pillTexts()).toEqual(['A', 'B', 'C', '+2 more']);
     expect(screen.getByTestId('frm-more').textContent).toBe('+2 more');
     expect(screen.getByTestId('frm-more').getAttribute('title')).toBe('D, E');
   });
 
   it('shows no "more" pill up to three items, and is searchable with the field name as input id', () => {
-    render(wrap(<FieldInput name="frm" field={field} value="B,A" onChange={() => undefined} />));
+    renderInput(<FieldInput name="frm" field={field} value="B,A" onChange={() => undefined} />);
     expect(pillTexts()).toEqual(['B', 'A']);
     expect(screen.queryByTestId('frm-more')).toBeNull();
     const input = document.getElementById('frm') as HTMLInputElement;
@@ -134,7 +82,7 @@ describe('multiple select input', () => {
 
   it('removes an item and hands back the canonical comma string', () => {
     const onChange = vi.fn();
-    render(wrap(<FieldInput name="frm" field={field} value="A,C,E" onChange={onChange} />));
+    renderInput(<FieldInput name="frm" field={field} value="A,C,E" onChange={onChange} />);
     const pillC = pills()[1];
     expect(pillC.textContent).toBe('C');
     fireEvent.click(pillC.querySelector('button') as HTMLElement);

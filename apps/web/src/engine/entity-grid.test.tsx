@@ -1,40 +1,20 @@
 import { entity } from '@campus/entities/registry';
-import { MantineProvider } from '@mantine/core';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createInstance, type i18n } from 'i18next';
-import { I18nextProvider, initReactI18next, useTranslation } from 'react-i18next';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import english from '../../public/assets/language/english.json';
-import tamil from '../../public/assets/language/tamil.json';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import type { i18n } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestI18n, renderWithProviders, resetTestState, stubBrowser } from '../test-support/render-app';
 import { deriveColumns, translateColumns } from './entity-columns';
 import { EntityGrid } from './entity-grid';
 
 let lang: i18n;
 
 beforeEach(async () => {
-  vi.stubGlobal('matchMedia', vi.fn(() => ({ matches: false, addEventListener: () => undefined, removeEventListener: () => undefined })));
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  );
-  lang = createInstance();
-  await lang.use(initReactI18next).init({
-    lng: 'english',
-    fallbackLng: false,
-    resources: { english: { translation: english }, tamil: { translation: tamil } },
-    interpolation: { escapeValue: false },
-    react: { useSuspense: false },
-  });
+  stubBrowser();
+  lang = await createTestI18n();
 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+afterEach(resetTestState);
 
 const religion = entity('religion');
 const noop = (): void => undefined;
@@ -62,13 +42,7 @@ function Grid() {
 
 describe('EntityGrid language', () => {
   it("switches AG Grid's own texts, the headers and the buttons without a reload", async () => {
-    render(
-      <I18nextProvider i18n={lang}>
-        <MantineProvider>
-          <Grid />
-        </MantineProvider>
-      </I18nextProvider>,
-    );
+    renderWithProviders(<Grid />, { i18n: lang });
     await waitFor(() => {
       expect(screen.getAllByText('No Rows To Show').length).toBeGreaterThan(0);
       expect(screen.getByText('Religion Name')).toBeTruthy();
@@ -88,13 +62,7 @@ describe('EntityGrid language', () => {
   });
 
   it('keeps the unsaved column layout when the switch restarts the grid', async () => {
-    const { container } = render(
-      <I18nextProvider i18n={lang}>
-        <MantineProvider>
-          <Grid />
-        </MantineProvider>
-      </I18nextProvider>,
-    );
+    const { container } = renderWithProviders(<Grid />, { i18n: lang });
     const header = (colId: string) => container.querySelector(`.ag-header-cell[col-id="${colId}"]`);
     await waitFor(() => expect(header('rgn_desc')).not.toBeNull());
     fireEvent.click(screen.getByText('Columns'));
