@@ -98,7 +98,7 @@ export const pages: readonly PageDef[] = [
   p('institute', 'user_institute', 'Employee Mapping', 'user_institute', ['active']),
   p('institute', 'academic', 'Academic Year', 'academic', ['active']),
   p('institute', 'migration', 'Migration'),
-  p('institute', 'circular', 'Circular'),
+  p('institute', 'circular', 'Circular', 'circular'),
   p('institute', 'holiday', 'Holiday', 'holiday'),
   // budget
   p('budget', 'category', 'Category', 'expense_category'),
@@ -118,13 +118,13 @@ export const pages: readonly PageDef[] = [
   p('fee', 'academic_fee_collect', 'Academic Fee Collect', undefined, [], crud, false),
   // subject
   p('subject', 'subject', 'Subject', 'subject'),
-  p('subject', 'subject_detail', 'Subject Mapping'),
+  p('subject', 'subject_detail', 'Subject Mapping', 'subject_detail'),
   // user_permission
   p('user_permission', 'permission', 'Permission', 'user_permission', [], ['create', 'edit', 'delete', 'view', 'export']),
   p('user_permission', 'group', 'Group', 'user_permission_group'),
   p('user_permission', 'mapping', 'Mapping', 'user_permission_mapping'),
   // master
-  p('master', 'backup', 'Backup'),
+  p('master', 'backup', 'Backup', 'backup'),
   p('master', 'religion', 'Religion', 'religion'),
   p('master', 'community', 'Community', 'community'),
   p('master', 'designation', 'Designation', 'designation'),
@@ -137,8 +137,8 @@ export const pages: readonly PageDef[] = [
   p('transport', 'bus_mapping', 'Bus Mapping'),
   p('transport', 'tracking', 'Tracking'),
   // features
-  p('features', 'widget', 'Widget'),
-  p('features', 'quick_menu', 'Quick Menu'),
+  p('features', 'widget', 'Widget', 'widget'),
+  p('features', 'quick_menu', 'Quick Menu', 'quick_menu'),
   p('features', 'notification', 'Notification'),
   p('features', 'mob_notification', 'Mobile Notification', undefined, ['take_action']),
   // reports
@@ -146,14 +146,14 @@ export const pages: readonly PageDef[] = [
   p('reports', 'overall_budget', 'Overall Budget'),
   p('reports', 'transport_budget', 'Transport Budget'),
   p('reports', 'custom_report', 'Custom Report'),
-  p('reports', 'group', 'Group'),
+  p('reports', 'group', 'Group', 'report'),
   // history
   p('history', 'login', 'Login History', 'login_history', [], readOnlyButtons),
   p('history', 'action', 'Action History', 'action_history', [], readOnlyButtons),
   // exam
-  p('exam', 'examtype', 'Exam Type', undefined, ['take_action']),
-  p('exam', 'exam', 'Exam Schedule'),
-  p('exam', 'mark', 'Mark'),
+  p('exam', 'examtype', 'Exam Type', 'exam_type', ['take_action']),
+  p('exam', 'exam', 'Exam Schedule', 'exam'),
+  p('exam', 'mark', 'Mark', 'mark'),
   p('exam', 'mark_list', 'Mark List'),
   // library
   p('library', 'book', 'Book', 'book'),

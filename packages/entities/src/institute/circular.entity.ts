@@ -1,0 +1,21 @@
+import { code, date, defineEntity, text } from '../define';
+
+/** A notice sent round to staff and parents. Attachments wait for the file-upload work. */
+export const circular = defineEntity({
+  name: 'circular',
+  table: 'circular',
+  key: 'crlr_cd',
+  scope: 'academic-year',
+  label: 'Circular',
+  title: 'crlr_sub',
+  fields: {
+    crlr_cd: code(),
+    // Not unique: 'Holiday notice' recurs within a year.
+    crlr_sub: text({ label: 'Subject', required: true, search: true, max: 200 }),
+    crlr_dscr: text({ label: 'Description', multiline: true, max: 4000 }),
+    crlr_dt: date({ label: 'Circular Date', required: true }),
+    crlr_crt_dt: date({ label: 'Created Date', auto: 'created-at' }),
+  },
+  // Newest notice first.
+  defaultSort: { field: 'crlr_dt', dir: 'desc' },
+});
