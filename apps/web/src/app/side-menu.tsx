@@ -38,6 +38,14 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
     const m = activeModule(pathname);
     return m ? { [m]: true } : {};
   });
+  // Arriving at another module by a tile, a link or a typed URL opens its group too (others stay as the
+  // user left them). Adjusted during render, as React recommends for state derived from a changed prop.
+  const current = activeModule(pathname);
+  const [seenModule, setSeenModule] = useState(current);
+  if (current !== seenModule) {
+    setSeenModule(current);
+    if (current && !opened[current]) setOpened((o) => ({ ...o, [current]: true }));
+  }
 
   const sections = useMemo(() => menuSections(pages), [pages]);
   const needle = filter.trim().toLowerCase();

@@ -74,6 +74,16 @@ const keepServerOrder = (): number => 0;
 
 const defaultColDef: ColDef<EntityRow> = { width: COLUMN_WIDTH, minWidth: COLUMN_WIDTH, resizable: true, sortable: true };
 
+/**
+ * Sizes columns to their header and cells, so that 'Full Name' or an institute's name is not cut to
+ * 'Full Na…'; when that leaves room on a wide screen, the columns stretch to fill it.
+ */
+function fitColumns(api: GridApi<EntityRow>, available: number): void {
+  api.autoSizeAllColumns();
+  const used = api.getAllDisplayedColumns().reduce((sum, c) => sum + c.getActualWidth(), 0);
+  if (used < available) api.sizeColumnsToFit({ defaultMinWidth: COLUMN_WIDTH });
+}
+
 const selectionColumnDef: SelectionColumnDef = { width: 36, minWidth: 36, maxWidth: 36, resizable: false, pinned: 'left' };
 
 export interface EntityGridProps {
@@ -119,6 +129,7 @@ function applySort(api: GridApi<EntityRow>, sort: SortState | null): void {
 export function EntityGrid(props: EntityGridProps) {
   const { entity, columns, rows, loading, sort, onSortChange, onSelectionChange, onRowOpen, savedLayout, onVisibleColumnsChange, userCode } = props;
   const apiRef = useRef<GridApi<EntityRow> | null>(null);
+  const gridBoxRef = useRef<HTMLDivElement>(null);
   const sortRef = useRef(sort);
   sortRef.current = sort;
   const [layoutDirty, setLayoutDirty] = useState(false);
@@ -262,7 +273,7 @@ export function EntityGrid(props: EntityGridProps) {
 
   return (
     <Box>
-      <Box style={{ height: props.height, minHeight: 260 }} data-testid="entity-grid">
+      <Box ref={gridBoxRef} style={{ height: props.height, minHeight: 260 }} data-testid="entity-grid">
         <AgGridReact<EntityRow>
           key={localeKey}
           theme={gridTheme}
@@ -277,8 +288,13 @@ export function EntityGrid(props: EntityGridProps) {
           getRowId={getRowId}
           loading={loading}
           suppressMultiSort
-          // A saved layout carries its own widths; otherwise spread the columns over the grid once.
-          autoSizeStrategy={savedLayout || carriedState.current ? undefined : { type: 'fitGridWidth', defaultMinWidth: COLUMN_WIDTH }}
+          // A saved layout carries its own widths; otherwise each column takes what its header and the
+          // first page need (never under 100), and the columns share out any room that is left.
+          onFirstDataRendered={(e) => {
+            if (savedLayout || carriedState.current) return;
+            // Less a scrollbar's width, so that filling the room never brings a horizontal scrollbar.
+            fitColumns(e.api, (gridBoxRef.current?.clientWidth ?? 0) - 20);
+          }}
           onGridReady={onGridReady}
           onSortChanged={onSortChanged}
           onSelectionChanged={(e) => onSelectionChange(e.api.getSelectedRows())}
