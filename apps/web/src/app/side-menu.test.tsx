@@ -1,0 +1,39 @@
+import { act, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { signIn } from '../lib/session-store';
+import { adminUser } from '../test-support/fixtures';
+import { jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
+import { SideMenu } from './side-menu';
+
+const allowed = (module: string, page: string) => ({
+  usr_prms_mdl: module,
+  usr_prms_page: page,
+  usr_prms_pth_url: `sms/${module}/${page}`,
+  usr_prms_is_alw: true,
+  usr_prms_btns: 'view',
+  usr_need_data_chk: false,
+});
+
+beforeEach(() => {
+  stubBrowser();
+  stubFetch(async () => jsonResponse({ user: adminUser, permissions: [allowed('master', 'religion'), allowed('institute', 'profile')] }));
+  signIn(adminUser);
+});
+
+afterEach(resetTestState);
+
+describe('side menu', () => {
+  it('opens the group of the module the user arrives at, by any way, and keeps the others as they were', async () => {
+    const { router } = renderWithProviders(<SideMenu />, { route: '/*' });
+    await screen.findByText('Other Master');
+    expect(screen.queryByRole('link', { name: 'Religion' })).toBeNull();
+
+    await act(() => router.navigate('/sms/master/religion/table'));
+    expect(await screen.findByRole('link', { name: 'Religion' })).toBeTruthy();
+
+    // A landing tile or a typed URL to another module opens that group too; the first stays open.
+    await act(() => router.navigate('/sms/institute/profile/table'));
+    expect(await screen.findByRole('link', { name: 'Institute Profile' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Religion' })).toBeTruthy();
+  });
+});
