@@ -157,6 +157,18 @@ export interface FieldButton {
   label: string;
   field: string;
 }
+/**
+ * Ownership through another entity: under data_chk a row is the user's when a row of `through`, in the same
+ * institute (and academic year, when both carry one), equals it on every `match` pair (this entity's field ->
+ * through's field) and names the user in `user`. Only declared names reach the SQL. `through` and its field
+ * names are checked when the registry loads (they belong to another declaration).
+ */
+export interface OwnershipThrough<K extends string = string> {
+  through: string;
+  match: Readonly<Partial<Record<K, string>>>;
+  user: string;
+}
+
 export type ToggleButton = FieldButton;
 export type ActionButton = FieldButton;
 
@@ -180,9 +192,10 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
   actions?: ActionButton[];
   /**
    * How 'access his students only' (data_chk) narrows this entity: 'creator' keeps rows the user created;
-   * 'self' keeps the user's own row (employee); omitted means data_chk does not apply.
+   * 'self' keeps the user's own row (employee); an OwnershipThrough keeps rows another entity assigns to the
+   * user (a teacher's sections); omitted means data_chk does not apply.
    */
-  ownership?: 'creator' | 'self';
+  ownership?: 'creator' | 'self' | OwnershipThrough<keyof F & string>;
   /**
    * With ownership 'self': fields a user may read and change on their OWN row (My Profile: name, phone,
    * password...) whatever their permission on the entity's page says.

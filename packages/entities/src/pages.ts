@@ -71,7 +71,7 @@ function p(module: ModuleName, page: string, label: string, entity?: string, ext
 export const pages: readonly PageDef[] = [
   // student (issue 3)
   p('student', 'admission', 'Admission', undefined, ['admit']),
-  p('student', 'profile', 'Student Profile'),
+  p('student', 'profile', 'Student Profile', 'student'),
   p('student', 'wallet', 'Wallet'),
   p('student', 'certificate', 'Certificate'),
   p('student', 'promotion', 'Promotion'),

@@ -33,6 +33,7 @@ import { role } from './master/role.entity';
 import { report } from './reports/report.entity';
 import { setting } from './setting/setting.entity';
 import { tableSetting } from './setting/table-setting.entity';
+import { student } from './student/student.entity';
 import { subjectDetail } from './subject/subject-detail.entity';
 import { subject } from './subject/subject.entity';
 import { bus } from './transport/bus.entity';
@@ -84,9 +85,45 @@ export const entities: readonly AnyEntity[] = [
   report,
   backup,
   circular,
+  // issue 4: students (after the sections and the subject mapping their ownership goes through)
+  student,
 ];
 
 const byName = new Map(entities.map((e) => [e.name, e]));
+
+/**
+ * What the compiler cannot see in an ownership through another entity: that entity's name and field names.
+ * Checked once at load, so a typo fails every start and every test instead of silently showing nothing.
+ */
+export function ownershipIssues(list: readonly AnyEntity[]): string[] {
+  const names = new Map(list.map((e) => [e.name, e]));
+  const out: string[] = [];
+  for (const e of list) {
+    const o = e.ownership;
+    if (o === undefined || typeof o === 'string') continue;
+    const via = names.get(o.through);
+    if (!via || via === e) {
+      out.push(`${e.name}: ownership through '${o.through}' is not another registered entity`);
+      continue;
+    }
+    // The row and the assigning row must share the institute (and year), or a mapping elsewhere would count.
+    if (via.scope !== e.scope || (e.scope !== 'institute' && e.scope !== 'academic-year')) {
+      out.push(`${e.name}: ownership through '${o.through}' needs both in the same institute or academic-year scope`);
+    }
+    const pairs = Object.entries(o.match);
+    if (pairs.length === 0) out.push(`${e.name}: ownership through '${o.through}' matches on no field`);
+    for (const [mine, theirs] of pairs) {
+      if (!Object.hasOwn(e.fields, mine)) out.push(`${e.name}: ownership match field '${mine}' is not a field`);
+      if (theirs === undefined || !Object.hasOwn(via.fields, theirs)) out.push(`${e.name}: ownership match '${String(theirs)}' is not a field of ${via.name}`);
+    }
+    const user = Object.hasOwn(via.fields, o.user) ? via.fields[o.user] : undefined;
+    if (user?.kind !== 'link' || user.to !== 'employee') out.push(`${e.name}: ownership user '${o.user}' is not a link of ${via.name} to employee`);
+  }
+  return out;
+}
+
+const ownershipProblems = ownershipIssues(entities);
+if (ownershipProblems.length) throw new Error(ownershipProblems.join('; '));
 
 export function entity(name: string): AnyEntity {
   const e = byName.get(name);
