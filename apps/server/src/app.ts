@@ -19,6 +19,7 @@ import { registerRoleHooks } from './hooks/role.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
 import { HttpError } from './lib/http-error';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
+import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
 import { registerSettingRoutes } from './workflows/setting/setting.handler';
 import { registerUserPermissionRoutes } from './workflows/user-permission/user-permission.handler';
 
@@ -118,6 +119,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerUserPermissionRoutes(app, db);
   registerSettingRoutes(app, db);
   registerDashboardRoutes(app, db);
+  registerFileRoutes(app, db, cfg);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
 
   if (cfg.webDist && existsSync(join(cfg.webDist, 'index.html'))) {

@@ -21,6 +21,11 @@ export interface Config {
   seedDemo: boolean;
   /** Set secure cookies (behind HTTPS). */
   secureCookies: boolean;
+  /**
+   * Uploaded files: outside the web root, never served statically (only through GET /api/file/...).
+   * Several server processes (PostgreSQL deployments) must share it.
+   */
+  uploadDir: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -41,5 +46,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     failureDelayMs: Number(env.LOGIN_FAILURE_DELAY_MS ?? 500),
     seedDemo: env.SEED_DEMO !== '0',
     secureCookies: env.SECURE_COOKIES === '1',
+    uploadDir: env.UPLOAD_DIR || join(env.DATA_DIR ?? join(root, 'data'), 'uploads'),
   };
 }

@@ -192,9 +192,40 @@ export const loginAttempt = pgTable('login_attempt', {
   atmpt_locked_until: timestamp('atmpt_locked_until', { withTimezone: true }),
 });
 
+/**
+ * Uploaded files (POST /api/fileupload/). The bytes live on disk under upld_stored_nm; this row says whose
+ * they are and for which entity field, so a write can accept only its own user's fresh upload (upld_id is
+ * the file_id the client sends). A write claims it (upld_row_cd); replacing or deleting releases it, and
+ * the sweep removes released, orphaned and never-claimed files (workflows/file-upload). No foreign keys on
+ * the owner and institute: a record of who uploaded must not block deleting them.
+ */
+export const upload = pgTable(
+  'upload',
+  {
+    upld_cd: integer('upld_cd').primaryKey().generatedByDefaultAsIdentity(),
+    upld_id: varchar('upld_id', { length: 40 }).notNull(),
+    upld_stored_nm: varchar('upld_stored_nm', { length: 64 }).notNull(),
+    upld_orig_nm: varchar('upld_orig_nm', { length: 200 }).notNull(),
+    upld_mime: varchar('upld_mime', { length: 60 }).notNull(),
+    upld_size: integer('upld_size').notNull(),
+    usr_cd: integer('usr_cd').notNull(),
+    inst_cd: integer('inst_cd').notNull(),
+    upld_entity: varchar('upld_entity', { length: 60 }).notNull(),
+    upld_field: varchar('upld_field', { length: 60 }).notNull(),
+    upld_row_cd: integer('upld_row_cd'),
+    upld_crt_at: timestamp('upld_crt_at', { withTimezone: true }).notNull().defaultNow(),
+    upld_released_at: timestamp('upld_released_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('upload_id_uq').on(t.upld_id),
+    uniqueIndex('upload_stored_nm_uq').on(t.upld_stored_nm),
+    index('upload_row_idx').on(t.upld_entity, t.upld_field, t.upld_row_cd),
+  ],
+);
+
 /** Everything drizzle-kit needs to diff the schema, by export name. */
 export function schemaForMigrations(): Record<string, unknown> {
-  const out: Record<string, unknown> = { session, loginAttempt };
+  const out: Record<string, unknown> = { session, loginAttempt, upload };
   for (const t of built.values()) out[t.entity.name] = t.table;
   return out;
 }

@@ -11,6 +11,7 @@ import { localDateTime } from '../lib/clock';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/http-error';
 import { writeAudit } from './audit';
 import { hooksOf, type Row } from './entity-hooks';
+import { claimUploads, takeUploads } from './file-claims';
 import { filterWhere, orderBy, scopeWhere, searchWhere, selectionFor, type ListParams } from './list-query';
 
 export const STALE_MESSAGE = 'This record was changed by someone else meanwhile. Reload it and try again.';
@@ -177,6 +178,7 @@ export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext,
   checkDateRanges(e, values);
   await fillAuto(e, ctx, values);
   await checkLinks(tx, e, ctx, values);
+  const uploads = await takeUploads(tx, e, ctx, values);
   await checkUnique(tx, e, ctx, values, null);
   for (const h of hooksOf(e.name)) await h.beforeCreate?.(tx, ctx, values);
   await hashPasswords(e, values);
@@ -185,6 +187,7 @@ export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext,
     .insert(t)
     .values({ ...values, ...scopeValues(e, ctx), crt_by: ctx.user.usr_cd })
     .returning({ id: t[e.key] });
+  await claimUploads(tx, e, Number(id), uploads);
   const row = await getRow(tx, e, { ...ctx, dataChk: false, myInstCds: [...ctx.myInstCds, Number(id)] }, Number(id));
   for (const h of hooksOf(e.name)) await h.afterCreate?.(tx, ctx, row);
   await writeAudit(tx, ctx, e, 'POST', Number(id), null, row);
@@ -234,6 +237,7 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
       // change does not touch are left alone, so an old row never blocks an unrelated edit.
       checkDateRanges(e, { ...before, ...changed }, new Set(Object.keys(changed)));
       await checkLinks(tx, e, ctx, changed);
+      const uploads = await takeUploads(tx, e, ctx, changed);
       await checkUnique(tx, e, ctx, { ...before, ...changed }, id);
       for (const h of hooksOf(e.name)) await h.beforeUpdate?.(tx, ctx, before, changed);
       await hashPasswords(e, changed);
@@ -244,6 +248,7 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
         .where(and(eq(t[e.key], id), eq(t.row_ver, ver.data)))
         .returning({ id: t[e.key] });
       if (done.length === 0) throw conflict(STALE_MESSAGE);
+      await claimUploads(tx, e, id, uploads);
       const after = await getRow(tx, e, { ...ctx, dataChk: false }, id);
       for (const h of hooksOf(e.name)) await h.afterUpdate?.(tx, ctx, before, after);
       await writeAudit(tx, ctx, e, 'PUT', id, before, after);

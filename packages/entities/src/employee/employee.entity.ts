@@ -1,4 +1,4 @@
-import { bool, code, defineEntity, link, password, select, text } from '../define';
+import { bool, code, defineEntity, image, link, password, select, text } from '../define';
 
 export const employee = defineEntity({
   name: 'employee',
@@ -20,9 +20,10 @@ export const employee = defineEntity({
     usr_cur_adr: text({ label: 'Current Address', multiline: true, max: 500 }),
     usr_is_lgn: bool({ label: 'Allow Login', defaultValue: false }),
     usr_pwd: password({ label: 'Password' }),
+    usr_photo: image({ label: 'Photo' }),
   },
   toggles: [{ button: 'allow_login', label: 'Allow Login', field: 'usr_is_lgn' }],
   ownership: 'self',
-  selfService: ['usr_full_nm', 'usr_gnd', 'usr_ph', 'usr_eml', 'usr_cur_adr', 'usr_pwd'],
+  selfService: ['usr_full_nm', 'usr_gnd', 'usr_ph', 'usr_eml', 'usr_cur_adr', 'usr_pwd', 'usr_photo'],
   defaultSort: { field: 'usr_full_nm', dir: 'asc' },
 });

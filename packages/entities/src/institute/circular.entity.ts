@@ -1,6 +1,6 @@
-import { code, date, defineEntity, text } from '../define';
+import { code, date, defineEntity, file, text } from '../define';
 
-/** A notice sent round to staff and parents. Attachments wait for the file-upload work. */
+/** A notice sent round to staff and parents, with an optional attachment (an image or a PDF). */
 export const circular = defineEntity({
   name: 'circular',
   table: 'circular',
@@ -15,6 +15,7 @@ export const circular = defineEntity({
     crlr_dscr: text({ label: 'Description', multiline: true, max: 4000 }),
     crlr_dt: date({ label: 'Circular Date', required: true }),
     crlr_crt_dt: date({ label: 'Created Date', auto: 'created-at' }),
+    crlr_atch: file({ label: 'Attachment' }),
   },
   // Newest notice first.
   defaultSort: { field: 'crlr_dt', dir: 'desc' },
