@@ -1,4 +1,4 @@
-import { apiPath, writableFields, type AnyEntity, type Field } from '@campus/entities/define';
+import { apiPath, apiUrl, writableFields, type AnyEntity, type Field, type LinkField } from '@campus/entities/define';
 import { entity } from '@campus/entities/registry';
 import type { FastifyInstance } from 'fastify';
 import { call, type Session } from './test-server';
@@ -63,5 +63,24 @@ export async function sampleBody(app: FastifyInstance, s: Session, e: AnyEntity)
     const fresh = (e.uniqueTogether ?? []).some((u) => u.fields.includes(name));
     body[name] = await sampleValue(app, s, f, fresh);
   }
+  await agreeWithLinkedParents(app, s, e, body);
   return body;
+}
+
+/**
+ * A link whose target links on to a row this body also names (a student's section, and its class) must
+ * agree with it, or the hook holding them together refuses the sample: the parent is taken from the child.
+ */
+async function agreeWithLinkedParents(app: FastifyInstance, s: Session, e: AnyEntity, body: Record<string, unknown>): Promise<void> {
+  const mine = new Map(writableFields(e).filter(([, f]) => f.kind === 'link').map(([n, f]) => [n, f as LinkField]));
+  for (const [name, f] of mine) {
+    if (body[name] === null || body[name] === undefined) continue;
+    const target = entity(f.to);
+    const shared = Object.entries(target.fields).filter(([n, tf]) => n !== name && tf.kind === 'link' && mine.get(n)?.to === tf.to);
+    if (shared.length === 0) continue;
+    const res = await call(app, s, 'GET', apiUrl(target, Number(body[name])));
+    if (res.statusCode !== 200) throw new Error(`cannot read ${target.name} ${String(body[name])}: ${res.body}`);
+    const row = res.json<Record<string, unknown>>();
+    for (const [n] of shared) if (row[n] !== null && row[n] !== undefined) body[n] = row[n];
+  }
 }

@@ -170,6 +170,27 @@ function scopeValues(e: AnyEntity, ctx: RequestContext): Row {
   return {};
 }
 
+const plural = (label: string): string => {
+  const w = label.toLowerCase();
+  if (/(s|x|ch|sh)$/.test(w)) return `${w}es`;
+  return /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
+};
+
+/**
+ * Under data_chk, ownership through another entity must still hold for the row as written: otherwise a
+ * teacher could add a student to, or move one into, a section that is not theirs (and lose sight of it).
+ * Read back inside the write's transaction, through the same scopeWhere the reads use.
+ */
+async function checkStillOwned(tx: Tx, e: AnyEntity, ctx: RequestContext, id: number): Promise<void> {
+  const o = e.ownership;
+  if (!ctx.dataChk || typeof o !== 'object') return;
+  const t = dyn(entityTable(e.name).table);
+  const [hit] = await tx.select({ k: t[e.key] }).from(t).where(and(eq(t[e.key], id), scopeWhere(e, t, ctx)));
+  if (hit) return;
+  const own = Object.keys(o.match).map((n) => plural(e.fields[n]?.label ?? n)).join(' and ');
+  throw forbidden(`You can only add or change ${plural(e.label)} of your own ${own}.`);
+}
+
 /** Inserts one validated row inside tx; shared by create, clone and import. */
 export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext, input: Row): Promise<Row> {
   const values: Row = { ...input };
@@ -188,6 +209,7 @@ export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext,
     .values({ ...values, ...scopeValues(e, ctx), crt_by: ctx.user.usr_cd })
     .returning({ id: t[e.key] });
   await claimUploads(tx, e, Number(id), uploads);
+  await checkStillOwned(tx, e, ctx, Number(id));
   const row = await getRow(tx, e, { ...ctx, dataChk: false, myInstCds: [...ctx.myInstCds, Number(id)] }, Number(id));
   for (const h of hooksOf(e.name)) await h.afterCreate?.(tx, ctx, row);
   await writeAudit(tx, ctx, e, 'POST', Number(id), null, row);
@@ -249,6 +271,7 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
         .returning({ id: t[e.key] });
       if (done.length === 0) throw conflict(STALE_MESSAGE);
       await claimUploads(tx, e, id, uploads);
+      await checkStillOwned(tx, e, ctx, id);
       const after = await getRow(tx, e, { ...ctx, dataChk: false }, id);
       for (const h of hooksOf(e.name)) await h.afterUpdate?.(tx, ctx, before, after);
       await writeAudit(tx, ctx, e, 'PUT', id, before, after);

@@ -1,4 +1,4 @@
-import { fieldSchema, type AnyEntity } from '@campus/entities/define';
+import { fieldSchema, type AnyEntity, type OwnershipThrough } from '@campus/entities/define';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { RequestContext } from '../access/request-context';
@@ -81,7 +81,26 @@ export function scopeWhere(e: AnyEntity, t: DynTable, ctx: RequestContext): SQL 
   if (e.scope === 'institute-root') conds.push(inArray(t[e.key], ctx.myInstCds.length ? ctx.myInstCds : [-1]));
   if (ctx.dataChk && e.ownership === 'creator') conds.push(eq(t.crt_by, ctx.user.usr_cd));
   if (ctx.dataChk && e.ownership === 'self') conds.push(eq(t[e.key], ctx.user.usr_cd));
+  if (ctx.dataChk && typeof e.ownership === 'object') conds.push(ownedThrough(e, e.ownership, t, ctx));
   return conds.length ? and(...conds) : undefined;
+}
+
+/**
+ * EXISTS a row of the assigning entity (a teacher's subject mapping) in the row's own institute and year that
+ * equals it on the declared fields and names the user. Built from declared names only, so every path that
+ * reads or locks through scopeWhere (list, get, options, update, delete, import lookups) follows it.
+ */
+function ownedThrough(e: AnyEntity, o: OwnershipThrough, t: DynTable, ctx: RequestContext): SQL {
+  const via = entityTable(o.through);
+  const base = dyn(via.table);
+  // An alias of its own, so the correlated columns never resolve to the outer table by accident.
+  const m = alias(base, 'own_via');
+  const conds: SQL[] = [eq(m[o.user], ctx.user.usr_cd)];
+  for (const [mine, theirs] of Object.entries(o.match)) if (theirs !== undefined) conds.push(eq(m[theirs], t[mine]));
+  if (e.scope === 'institute' || e.scope === 'academic-year') conds.push(eq(m.inst_cd, t.inst_cd));
+  if (e.scope === 'academic-year') conds.push(eq(m.acdm_cd, t.acdm_cd));
+  // A raw FROM renders an alias by its alias name alone, hence the real table spelled out before it.
+  return sql`exists (select 1 from ${base} ${m} where ${and(...conds)})`;
 }
 
 const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
