@@ -18,7 +18,10 @@ export interface Config {
   lockoutMinutes: number;
   /** Extra wait per failure after the second one, so guessing is slow long before the lock. */
   failureDelayMs: number;
-  seedDemo: boolean;
+  /** Fill an empty database with the demo school's and college's content (DEMO_DATA=0: institutes and masters only). */
+  demoData: boolean;
+  /** One password for every demo account; otherwise each gets a random one, printed once. */
+  demoPassword?: string;
   /** Set secure cookies (behind HTTPS). */
   secureCookies: boolean;
   /**
@@ -44,7 +47,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     lockoutFailures: Number(env.LOCKOUT_FAILURES ?? 5),
     lockoutMinutes: Number(env.LOCKOUT_MINUTES ?? 15),
     failureDelayMs: Number(env.LOGIN_FAILURE_DELAY_MS ?? 500),
-    seedDemo: env.SEED_DEMO !== '0',
+    demoData: env.DEMO_DATA !== '0',
+    demoPassword: env.DEMO_PASSWORD || undefined,
     secureCookies: env.SECURE_COOKIES === '1',
     uploadDir: env.UPLOAD_DIR || join(env.DATA_DIR ?? join(root, 'data'), 'uploads'),
   };

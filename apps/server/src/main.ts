@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { configFromEnv } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
+import { generateDemo, type DemoResult } from './db/demo/demo-data';
 import { ADMIN_LOGIN, seedIfEmpty } from './db/seed';
 import { attachRealtime } from './realtime';
 
@@ -9,6 +10,8 @@ const cfg = configFromEnv();
 const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
 const applied = await migrate(database.db);
 const seeded = await seedIfEmpty(database.db, cfg.adminPassword);
+// Only on the start that created the database: a school that emptied its classes does not get the demo back.
+const demo: DemoResult | undefined = seeded.created && cfg.demoData ? await generateDemo(database.db, { password: cfg.demoPassword }) : undefined;
 const app = await buildApp(cfg, database);
 const realtime = await attachRealtime(app, database.db, cfg);
 
@@ -17,7 +20,16 @@ if (seeded.created) {
   const pwd = seeded.generatedPassword
     ? `password: ${seeded.generatedPassword}   (shown only now; set ADMIN_PASSWORD to choose one)`
     : 'password: the ADMIN_PASSWORD you set';
-  console.log(`\n  Campus demo data created.\n  Sign in as login id: ${ADMIN_LOGIN}   ${pwd}\n`);
+  const lines = [`  Campus demo data created.`, `  Sign in as login id: ${ADMIN_LOGIN.padEnd(10)}   ${pwd}`];
+  if (demo?.created) {
+    const students = demo.counts.student ?? 0;
+    lines.push('', `  Demo content: ${students} students, ${demo.counts.employee ?? 0} staff, classes, fees, library, buses, exams, holidays (${(demo.ms / 1000).toFixed(1)} s).`);
+    lines.push(`  Restricted demo accounts (${cfg.demoPassword ? 'password: the DEMO_PASSWORD you set' : 'passwords shown only now; set DEMO_PASSWORD to choose one'}):`);
+    for (const a of demo.accounts) {
+      lines.push(`    login id: ${a.login.padEnd(10)}   ${cfg.demoPassword ? '' : `password: ${a.password}   `}${a.fullName}, ${a.access}`);
+    }
+  }
+  console.log(`\n${lines.join('\n')}\n`);
 }
 
 let closing = false;

@@ -5,6 +5,7 @@ import { buildApp } from '../src/app';
 import { configFromEnv, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
+import { generateDemo, type DemoResult } from '../src/db/demo/demo-data';
 import { ADMIN_LOGIN, seedIfEmpty } from '../src/db/seed';
 
 export const ADMIN_PASSWORD = 'Test-Admin-Pass-1';
@@ -18,11 +19,18 @@ export interface TestServer {
   app: FastifyInstance;
   database: Database;
   cfg: Config;
+  /** With { demo: true }: the demo content and its accounts (random passwords, as printed at first start). */
+  demo?: DemoResult;
   close(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** Add the demo school's and college's content (slower); tests use the minimal seed otherwise. */
+  demo?: boolean;
+}
+
 /** A fresh database (in-memory PGlite, or a new PostgreSQL database) with the demo seed. */
-export async function startTestServer(backend: Backend, overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(backend: Backend, overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   let databaseUrl: string | undefined;
   let dropDb: (() => Promise<void>) | undefined;
   if (backend === 'postgres') {
@@ -53,12 +61,14 @@ export async function startTestServer(backend: Backend, overrides: Partial<Confi
   const database = await openDatabase({ databaseUrl, dataDir: cfg.dataDir });
   await migrate(database.db);
   await seedIfEmpty(database.db, ADMIN_PASSWORD);
+  const demo = options.demo ? await generateDemo(database.db) : undefined;
   const app = await buildApp(cfg, database, { logger: process.env.TEST_LOG === '1' });
   await app.ready();
   return {
     app,
     database,
     cfg,
+    demo,
     async close() {
       await app.close();
       await database.close();

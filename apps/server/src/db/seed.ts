@@ -96,10 +96,12 @@ export async function seedIfEmpty(db: Db, adminPassword?: string): Promise<SeedR
   }
   const password = adminPassword ?? randomBytes(12).toString('base64url');
   const pwdHash = await hash(password);
-  await db.transaction(async (tx) => {
+  // A process that loses the race to another one starting at the same time created nothing: it must not
+  // print a password (or build the demo) for data it did not write.
+  const created = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727275)`);
     const [{ n: again }] = await rows<{ n: string }>(tx, sql`SELECT count(*)::text AS n FROM institute`);
-    if (Number(again) > 0) return;
+    if (Number(again) > 0) return false;
     for (const [lang_nm, lang_asset_fl_nm] of [['English', 'english'], ['Tamil', 'tamil']]) {
       await insertOne(tx, 'language', { lang_nm, lang_asset_fl_nm, lang_dscr: `${lang_nm} (college variant: ${lang_asset_fl_nm}_clg)` }, 'lang_cd');
     }
@@ -120,8 +122,10 @@ export async function seedIfEmpty(db: Db, adminPassword?: string): Promise<SeedR
       'usr_cd',
     );
     await insertOne(tx, 'user_institute', { inst_cd: college.instCd, usr_cd: admin, usr_inst_sts: true, usr_inst_dscr: 'Administrator of both institutes' }, 'usr_inst_cd');
+    return true;
   });
   await ensureAdminGrants(db);
+  if (!created) return { created: false };
   return { created: true, generatedPassword: adminPassword ? undefined : password };
 }
 
