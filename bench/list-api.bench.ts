@@ -1,18 +1,22 @@
 /**
- * List API benchmark: N employees (joins to role and designation) in one institute, then timed HTTP requests
- * for the first page, a partial-name search, a sort by a linked name and a deep page.
- *   npm run bench                      # PGlite, 10,000 rows
- *   ROWS=50000 DATABASE_URL=... npm run bench
+ * List API benchmark on the demo data generated at SCALE (the same generator as the first start; SCALE=10
+ * gives about 6,000 school students in 200 sections) plus N extra employees (joins to role and designation),
+ * then timed HTTP requests for the first page, a partial-name search, a sort by a linked name and a deep page,
+ * on the employee list and on the student list.
+ *   npm run bench                      # PGlite, SCALE=10, 10,000 extra employees
+ *   SCALE=20 ROWS=50000 DATABASE_URL=... npm run bench
  */
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../apps/server/src/app';
 import { configFromEnv } from '../apps/server/src/config';
-import { openDatabase } from '../apps/server/src/db/client';
+import { openDatabase, rows } from '../apps/server/src/db/client';
 import { migrate } from '../apps/server/src/db/migrate';
+import { generateDemo } from '../apps/server/src/db/demo/demo-data';
 import { seedIfEmpty } from '../apps/server/src/db/seed';
 import { sql } from 'drizzle-orm';
 
 const ROWS = Number(process.env.ROWS ?? 10_000);
+const SCALE = Number(process.env.SCALE ?? 10);
 const REPEAT = Number(process.env.REPEAT ?? 60);
 const PASSWORD = 'Bench-Admin-Pass-1';
 
@@ -20,6 +24,7 @@ const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dat
 if (process.env.DATABASE_URL) await database.db.execute(sql`DROP SCHEMA public CASCADE; CREATE SCHEMA public`);
 await migrate(database.db);
 await seedIfEmpty(database.db, PASSWORD);
+const demo = await generateDemo(database.db, { scale: SCALE });
 
 const first = ['Arun', 'Priya', 'Karthik', 'Divya', 'Suresh', 'Lakshmi', 'John', 'Mary', 'David', 'Sarah', 'Ravi', 'Meena', 'Vijay', 'Anitha', 'George', 'Emily'];
 const last = ['Kumar', 'Raman', 'Subramanian', 'Iyer', 'Smith', 'Williams', 'Natarajan', 'Pillai', 'Brown', 'Thomas', 'Krishnan', 'Joseph'];
@@ -40,6 +45,8 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 const login = (await (await fetch(`${base}/api/employee/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ usr_nm: 'ADMIN', usr_pwd: PASSWORD }) })).json()) as { usr_token: string; usr_cd: number };
 const headers = { auth_token: login.usr_token, username: 'ADMIN', usercode: String(login.usr_cd), inst_cd: '1', pagename: 'profile', platform: 'bench' };
+// A student a third of the way in: the admission number search should find one row through the index.
+const [{ adm }] = await rows<{ adm: string }>(database.db, sql`SELECT stud_adm_cd AS adm FROM student WHERE inst_cd = 1 ORDER BY stud_cd OFFSET ${Math.floor((demo.counts.student ?? 3) / 3)} LIMIT 1`);
 
 async function time(label: string, path: string): Promise<void> {
   const ms: number[] = [];
@@ -54,14 +61,21 @@ async function time(label: string, path: string): Promise<void> {
   }
   ms.sort((a, b) => a - b);
   const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))].toFixed(1);
-  console.log(`${label.padEnd(34)} median ${p(0.5).padStart(6)} ms   p95 ${p(0.95).padStart(6)} ms   (${total} matching rows)`);
+  console.log(`${label.padEnd(40)} median ${p(0.5).padStart(6)} ms   p95 ${p(0.95).padStart(6)} ms   (${total} matching rows)`);
 }
 
-console.log(`\n${database.kind}: ${ROWS} employees seeded in ${(seedMs / 1000).toFixed(1)} s; ${REPEAT} requests each over HTTP\n`);
+console.log(`\n${database.kind}: demo at SCALE=${SCALE} (${demo.counts.student ?? 0} students, ${demo.counts.employee ?? 0} staff, two institutes) generated in ${(demo.ms / 1000).toFixed(1)} s`);
+console.log(`${ROWS} extra employees seeded in ${(seedMs / 1000).toFixed(1)} s; ${REPEAT} requests each over HTTP\n`);
 await time('first page (50, default sort)', '/api/employee/?page=1&size=50');
 await time("search 'krish' (name, id, phone...)", '/api/employee/?q=krish&size=50');
 await time('rare search (one row)', `/api/employee/?q=EMP${String(Math.floor(ROWS / 2)).padStart(6, '0')}&size=50`);
 await time('sort by role name (join)', '/api/employee/?sort=rl_nm&dir=desc&size=50');
 await time('page 100', '/api/employee/?page=100&size=50');
+console.log('');
+await time('students: first page (50, by name)', '/api/student/?page=1&size=50');
+await time("students: search 'krish'", '/api/student/?q=krish&size=50');
+await time('students: admission no (one row)', `/api/student/?q=${encodeURIComponent(adm)}&size=50`);
+await time('students: sort by section name (join)', '/api/student/?sort=sec_nm&dir=desc&size=50');
+await time('students: page 60', '/api/student/?page=60&size=50');
 await app.close();
 await database.close();
