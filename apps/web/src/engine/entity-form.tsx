@@ -17,6 +17,7 @@ import { entityUrl, type EntityRow } from './entity-api';
 import { entityLabel, fieldLabel, type Translate } from './entity-labels';
 import { modePath, type FormModeKind } from './entity-mode';
 import { FieldInput } from './field-input';
+import { ViewFile } from './file-preview';
 import { changedFields, createBody, formFields, formValuesToBody, isWide, rowToFormValues, type FormField, type FormValue, type FormValues } from './form-values';
 import { multiSelectText } from './multi-select-value';
 import { MOBILE_QUERY } from './responsive';
@@ -69,6 +70,7 @@ function focusField(name: string): void {
 /** A read-only value in view mode: the same text the grid shows (links by name, dates and money formatted). */
 function ViewValue({ field: ff, row, label }: { field: FormField; row: EntityRow; label: string }) {
   const f = ff.field;
+  if (f.kind === 'image' || f.kind === 'file') return <ViewFile name={ff.name} label={label} value={row[ff.name]} />;
   const raw = f.kind === 'link' ? (row[f.as] ?? row[ff.name]) : row[ff.name];
   // JSON (e.g. an audit row's before/after) is indented so it can be read; a multiple select's stored
   // 'A,B' reads as 'A, B'; everything else as in the grid.

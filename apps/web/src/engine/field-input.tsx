@@ -1,17 +1,19 @@
 import type { Field, SelectField } from '@campus/entities/define';
-import { FileInput, MultiSelect, NumberInput, PasswordInput, Pill, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { CloseButton, FileInput, Group, MultiSelect, NumberInput, PasswordInput, Pill, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
 import { IconCalendar, IconUpload } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError, http } from '../lib/http-client';
 import { DATE_FORMAT, DATE_TIME_FORMAT } from '../lib/format';
 import { toast } from '../lib/toast';
-import { imageAccept, imageUploadError, preventNegativeKeystroke } from '../lib/validation';
+import { imageAccept, preventNegativeKeystroke } from '../lib/validation';
+import { LocalFile, StoredFile, uploadUrl, useRouteRow, useRowFileUrl } from './file-preview';
 import type { FormValue } from './form-values';
 import { LinkSelect } from './link-select';
 import { hiddenCount, multiSelectFormValue, multiSelectValues, pillSlot } from './multi-select-value';
+import { uploadRuleError } from './upload-rule';
 
 export interface FieldInputProps {
   name: string;
@@ -39,33 +41,47 @@ function padMoney(v: string): string {
   return `${i === '' ? '0' : i}.${(d + '00').slice(0, 2)}`;
 }
 
-// Not in docs/api-contract.md yet: the spec names a fileupload endpoint (sections 8 and 9 exempt it from
-// toasts and loaders); no declared entity has an image or file field today.
-const UPLOAD_URL = '/api/fileupload/';
-
+/**
+ * Uploads on choose (the server checks the content again and answers a file_id, which the form's value
+ * becomes until the row is saved). Shows the chosen file, or the saved row's file fetched as a blob, and
+ * lets the user clear it (an update then sends null, which releases the stored file).
+ */
 function UploadInput({ name, field, value, onChange, error, disabled, label }: FieldInputProps & { field: Extract<Field, { kind: 'image' | 'file' }> }) {
   const [busy, setBusy] = useState(false);
-  const allowPdf = field.kind === 'image' && field.allowPdf === true;
-  const stored = typeof value === 'string' && value !== '' ? value : null;
+  const [fresh, setFresh] = useState<{ fileId: string; file: File } | null>(null);
+  const { entity, mode } = useRouteRow();
+  const storedUrl = useRowFileUrl(name);
+  const allowPdf = field.kind === 'file' || field.allowPdf === true;
+  const current = typeof value === 'string' && value !== '' ? value : null;
+  const chosen = fresh && current === fresh.fileId ? fresh : null;
+  // A clone starts from the source row's file name, which is no upload of this form: the server would refuse it.
+  const cloned = mode?.kind === 'clone' && current !== null && !chosen;
+  useEffect(() => {
+    if (cloned) onChange('');
+  }, [cloned, onChange]);
 
   const pick = async (file: File | null) => {
     if (!file) {
+      setFresh(null);
       onChange('');
       return;
     }
-    if (field.kind === 'image') {
-      const problem = imageUploadError(file.name, { allowPdf });
-      if (problem) {
-        toast.warning(problem);
-        return;
-      }
+    const problem = uploadRuleError(field, file.name);
+    if (problem) {
+      toast.warning(problem);
+      return;
+    }
+    if (!entity) {
+      toast.warning('Files can be uploaded only from an entity form.');
+      return;
     }
     const fd = new FormData();
     fd.append('file', file);
     setBusy(true);
     try {
-      const res = await http.upload<{ path?: string; name?: string }>(UPLOAD_URL, fd);
-      onChange(res?.path ?? res?.name ?? file.name);
+      const res = await http.upload<{ file_id: string }>(uploadUrl(entity, name), fd);
+      setFresh({ fileId: res.file_id, file });
+      onChange(res.file_id);
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
     } finally {
@@ -73,21 +89,38 @@ function UploadInput({ name, field, value, onChange, error, disabled, label }: F
     }
   };
 
+  const preview = chosen ? (
+    <LocalFile file={chosen.file} testId={`${name}-preview`} />
+  ) : current && !cloned ? (
+    <StoredFile url={storedUrl} name={current} testId={`${name}-preview`} />
+  ) : null;
+
   return (
-    <FileInput
-      id={name}
-      name={name}
-      label={label ?? field.label}
-      withAsterisk={field.required}
-      placeholder={stored ?? field.placeholder ?? 'Choose a file'}
-      accept={field.kind === 'image' ? imageAccept({ allowPdf }) : undefined}
-      leftSection={<IconUpload size={14} />}
-      onChange={(f) => void pick(f)}
-      clearable
-      disabled={disabled || busy}
-      error={error}
-      description={busy ? 'Uploading…' : undefined}
-    />
+    <Stack gap={4}>
+      <FileInput
+        id={name}
+        name={name}
+        label={label ?? field.label}
+        withAsterisk={field.required}
+        placeholder={current && !chosen && !cloned ? current : (field.placeholder ?? 'Choose a file')}
+        accept={imageAccept({ allowPdf })}
+        leftSection={<IconUpload size={14} />}
+        value={chosen?.file ?? null}
+        onChange={(f) => void pick(f)}
+        clearable
+        disabled={disabled || busy}
+        error={error}
+        description={busy ? 'Uploading…' : undefined}
+      />
+      {preview && (
+        <Group gap="xs" justify="space-between" wrap="nowrap">
+          {preview}
+          {!disabled && (
+            <CloseButton size="sm" aria-label={`Remove ${label ?? field.label}`} data-testid={`${name}-remove`} onClick={() => void pick(null)} />
+          )}
+        </Group>
+      )}
+    </Stack>
   );
 }
 
