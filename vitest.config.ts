@@ -5,7 +5,8 @@ export default defineConfig({
     // Two cores: each server test file opens its own database.
     maxWorkers: 2,
     projects: [
-      { extends: './apps/web/vite.config.ts', test: { name: 'web', root: './apps/web', environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] } },
+      // jsdom renders of the grid and forms take a few seconds on a busy 2-core machine: a time-out is not a verdict.
+      { extends: './apps/web/vite.config.ts', test: { name: 'web', root: './apps/web', environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'], testTimeout: 30_000 } },
       { test: { name: 'entities', root: './packages/entities', environment: 'node', include: ['src/**/*.test.ts'] } },
       {
         test: {
