@@ -23,7 +23,7 @@ if (seeded.created) {
   const lines = [`  Campus demo data created.`, `  Sign in as login id: ${ADMIN_LOGIN.padEnd(10)}   ${pwd}`];
   if (demo?.created) {
     const students = demo.counts.student ?? 0;
-    lines.push('', `  Demo content: ${students} students, ${demo.counts.employee ?? 0} staff, classes, fees, library, buses, exams, holidays (${(demo.ms / 1000).toFixed(1)} s).`);
+    lines.push('', `  Demo content of the school and the college: ${students} students, ${demo.counts.employee ?? 0} staff, classes, fees, library, buses, exams, holidays (${(demo.ms / 1000).toFixed(1)} s).`);
     lines.push(`  Restricted demo accounts (${cfg.demoPassword ? 'password: the DEMO_PASSWORD you set' : 'passwords shown only now; set DEMO_PASSWORD to choose one'}):`);
     for (const a of demo.accounts) {
       lines.push(`    login id: ${a.login.padEnd(10)}   ${cfg.demoPassword ? '' : `password: ${a.password}   `}${a.fullName}, ${a.access}`);
