@@ -107,6 +107,30 @@ describe('multiple select', () => {
   });
 });
 
+describe('select option labels', () => {
+  it('labels institute types for display while the stored values stay the options', () => {
+    const typ = entity('institute').fields.inst_typ;
+    if (typ.kind !== 'select') throw new Error('inst_typ is not a select');
+    expect(typ.options).toEqual(['school', 'college']);
+    expect(typ.optionLabels).toEqual({ school: 'School', college: 'College' });
+    expect(fieldSchema(typ).safeParse('school').data).toBe('school');
+    // The label is for reading only: a request must still send the option.
+    expect(fieldSchema(typ).safeParse('School').success).toBe(false);
+  });
+
+  it('accepts labels for some options only, and none at all', () => {
+    expect(select({ label: 'T', options: ['a', 'b'], optionLabels: { a: 'A' } }).optionLabels).toEqual({ a: 'A' });
+    expect(select({ label: 'T', options: ['a', 'b'] }).optionLabels).toBeUndefined();
+  });
+
+  it('refuses a label for an option that is not declared, at compile time and at run time', () => {
+    // @ts-expect-error 'c' is not one of the options
+    expect(() => select({ label: 'T', options: ['a', 'b'], optionLabels: { c: 'C' } })).toThrow(/undeclared options c/);
+    const loose: string[] = ['a', 'b'];
+    expect(() => select({ label: 'T', options: loose, optionLabels: { c: 'C' } })).toThrow(/undeclared options c/);
+  });
+});
+
 describe('date ranges (notBefore)', () => {
   const holiday = entity('holiday');
   const feeGroup = entity('fee_group');

@@ -72,6 +72,12 @@ export interface SelectField extends FieldCommon {
   multiple?: boolean;
   /** For a multiple select, the canonical comma string of the preselected options. */
   defaultValue?: string;
+  /**
+   * English display labels of options whose stored value is not fit to show ('school' -> 'School'). Only
+   * what people read changes: requests, the database and imports keep the option itself. An option left out
+   * shows as stored; the language files' option.<entity>.<field>.<value> keys translate either.
+   */
+  optionLabels?: Readonly<Partial<Record<string, string>>>;
 }
 export interface LinkField extends FieldCommon {
   kind: 'link';
@@ -125,7 +131,17 @@ export const date = (o: Opts<DateField> & { label: string }): DateField => ({ ki
 export const time = (o: Opts<TimeField> & { label: string }): TimeField => ({ kind: 'time', ...o });
 export const datetime = (o: Opts<DateTimeField> & { label: string }): DateTimeField => ({ kind: 'datetime', ...o });
 export const bool = (o: Partialize<BoolField, 'defaultValue'> & { label: string }): BoolField => ({ kind: 'bool', defaultValue: false, ...o });
-export const select = (o: Opts<SelectField> & { label: string }): SelectField => ({ kind: 'select', ...o });
+/**
+ * Generic over the options so that optionLabels may name declared options only (a typo is a compile error).
+ * An options list typed as plain string[] loses that check, hence the same rule at run time.
+ */
+export const select = <const O extends readonly string[]>(
+  o: Omit<Opts<SelectField>, 'options' | 'optionLabels'> & { label: string; options: O; optionLabels?: Readonly<Partial<Record<O[number], string>>> },
+): SelectField => {
+  const stray = Object.keys(o.optionLabels ?? {}).filter((k) => !o.options.includes(k));
+  if (stray.length > 0) throw new Error(`${o.label}: optionLabels name undeclared options ${stray.join(', ')}`);
+  return { kind: 'select', ...o };
+};
 export const link = (o: Opts<LinkField> & { label: string }): LinkField => ({ kind: 'link', ...o });
 export const image = (o: Opts<ImageField> & { label: string }): ImageField => ({ kind: 'image', ...o });
 export const file = (o: Opts<FileField> & { label: string }): FileField => ({ kind: 'file', ...o });

@@ -18,8 +18,8 @@ import { entityLabel, fieldLabel, type Translate } from './entity-labels';
 import { modePath, type FormModeKind } from './entity-mode';
 import { FieldInput } from './field-input';
 import { ViewFile } from './file-preview';
+import { fieldOwner } from './field-owner';
 import { changedFields, createBody, formFields, formValuesToBody, isWide, rowToFormValues, type FormField, type FormValue, type FormValues } from './form-values';
-import { multiSelectText } from './multi-select-value';
 import { MOBILE_QUERY } from './responsive';
 import { lastListSearch, listQueryKey } from './use-entity-list';
 
@@ -70,16 +70,16 @@ function focusField(name: string): void {
 /** A read-only value in view mode: the same text the grid shows (links by name, dates and money formatted). */
 function ViewValue({ field: ff, row, label }: { field: FormField; row: EntityRow; label: string }) {
   const f = ff.field;
+  const { t } = useTranslation();
   if (f.kind === 'image' || f.kind === 'file') return <ViewFile name={ff.name} label={label} value={row[ff.name]} />;
   const raw = f.kind === 'link' ? (row[f.as] ?? row[ff.name]) : row[ff.name];
-  // JSON (e.g. an audit row's before/after) is indented so it can be read; a multiple select's stored
-  // 'A,B' reads as 'A, B'; everything else as in the grid.
+  // Option keys name the declaring entity, which the form's fields do not carry (see fieldOwner).
+  const owner = fieldOwner(f);
+  // JSON (e.g. an audit row's before/after) is indented so it can be read; everything else as in the grid.
   const text =
     f.kind === 'json' && raw !== null && raw !== undefined && typeof raw !== 'string'
       ? JSON.stringify(raw, null, 2)
-      : f.kind === 'select' && f.multiple
-        ? multiSelectText(raw)
-        : formatCell(f.kind === 'link' ? 'text' : f.kind, raw);
+      : formatCell(f, raw, { t, entity: owner?.entity, fieldName: owner?.fieldName });
   const long = isWide(f);
   return (
     <Box>

@@ -27,7 +27,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError } from '../lib/http-client';
 import { toast } from '../lib/toast';
-import { formatCell, yesNoWords } from './cell-format';
+import { formatColumnCell } from './cell-format';
 import type { SavedLayout } from './column-layout';
 import type { EntityRow } from './entity-api';
 import type { ColumnSpec } from './entity-columns';
@@ -152,7 +152,6 @@ export function EntityGrid(props: EntityGridProps) {
     const api = apiRef.current;
     if (api && !api.isDestroyed()) carriedState.current = api.getColumnState();
   }
-  const words = useMemo(() => yesNoWords(t), [t]);
 
   const columnDefs = useMemo<ColDef<EntityRow>[]>(
     () =>
@@ -166,9 +165,10 @@ export function EntityGrid(props: EntityGridProps) {
         cellDataType: false,
         comparator: keepServerOrder,
         type: c.align === 'right' ? 'rightAligned' : undefined,
-        valueFormatter: (p) => formatCell(c.kind, p.value, words),
+        // Same text as the view form and the export: option labels and Yes/No in the current language.
+        valueFormatter: (p) => formatColumnCell(entity, c.colId, p.value, t),
       })),
-    [columns, words],
+    [columns, entity, t],
   );
 
   const rowSelection = useMemo<RowSelectionOptions<EntityRow>>(

@@ -9,6 +9,8 @@ import {
   entityLabelKey,
   fieldLabel,
   fieldLabelKey,
+  optionLabel,
+  optionLabelKey,
   pageLabel,
   pageLabelKey,
   toggleLabel,
@@ -51,6 +53,18 @@ describe('entity and field labels', () => {
     const i = await instance({ field: { employee: { usr_cd: 'குறியீடு' } } });
     expect(fieldLabel(i.t, employee, 'usr_cd')).toBe('குறியீடு');
     expect(fieldLabel(i.t, entity('user_institute'), 'usr_cd')).toBe('Employee');
+  });
+
+  it('labels select options through option.<entity>.<field>.<value>, else the declared label, else the value', async () => {
+    const institute = entity('institute');
+    expect(optionLabelKey(institute, 'inst_typ', 'school')).toBe('option.institute.inst_typ.school');
+    const i = await instance({ option: { institute: { inst_typ: { school: 'பள்ளி' } } } });
+    expect(optionLabel(i.t, institute, 'inst_typ', 'school')).toBe('பள்ளி');
+    expect(optionLabel(i.t, institute, 'inst_typ', 'college')).toBe('College');
+    expect(optionLabel(i.t, employee, 'usr_gnd', 'Male')).toBe('Male');
+    // Not an option of a declared select (an old row, a typo): shown as stored.
+    expect(optionLabel(i.t, institute, 'inst_nm', 'school')).toBe('school');
+    expect(optionLabel(i.t, institute, 'inst_typ', 'constructor')).toBe('constructor');
   });
 
   it('shows an undeclared field name as itself', () => {
@@ -144,6 +158,58 @@ describe('entity and field labels in the language files', () => {
       }
     }
     expect(fellBack).toEqual([]);
+  });
+
+  /** [entity, field name, select field] of every select of a translated entity. */
+  const selects = translated.flatMap((e) =>
+    Object.entries(e.fields).flatMap(([name, f]) => (f.kind === 'select' ? [{ entity: e, name, field: f }] : [])),
+  );
+
+  it('has select fields to check (institute type among them)', () => {
+    expect(selects.map((s) => `${s.entity.name}.${s.name}`)).toEqual(expect.arrayContaining(['institute.inst_typ', 'document_type.doc_typ_for']));
+  });
+
+  it.each([
+    ['english', (label: string) => label],
+    ['english_clg', collegeWords],
+  ] as const)('%s labels every option of a translated select with its English display label', async (name, expected) => {
+    const i = await fileInstance(name);
+    for (const { entity: e, name: f, field } of selects) {
+      for (const o of field.options) {
+        expect(i.exists(optionLabelKey(e, f, o)), `${name}: ${optionLabelKey(e, f, o)}`).toBe(true);
+        expect(optionLabel(i.t, e, f, o), optionLabelKey(e, f, o)).toBe(expected(field.optionLabels?.[o] ?? o));
+      }
+    }
+  });
+
+  it.each(['tamil', 'tamil_clg'])('%s translates every option of a translated select (none falls back to English)', async (name) => {
+    const i = await fileInstance(name);
+    const fellBack: string[] = [];
+    for (const { entity: e, name: f, field } of selects) {
+      for (const o of field.options) {
+        const l = optionLabel(i.t, e, f, o);
+        if (!i.exists(optionLabelKey(e, f, o)) || l === o || l === field.optionLabels?.[o] || !tamilScript.test(l)) fellBack.push(optionLabelKey(e, f, o));
+      }
+    }
+    expect(fellBack).toEqual([]);
+  });
+
+  it('has no option labels for selects or options that are not declared', () => {
+    for (const name of languageFiles) {
+      const block = loadFile(name).option;
+      if (typeof block !== 'object') throw new Error(`${name}: option must be an object`);
+      for (const [e, fields] of Object.entries(block)) {
+        const declared = findEntity(e);
+        expect(declared, `${name}: option.${e}`).toBeDefined();
+        if (!declared || typeof fields === 'string') continue;
+        for (const [f, values] of Object.entries(fields)) {
+          const field = Object.hasOwn(declared.fields, f) ? declared.fields[f] : undefined;
+          expect(field?.kind, `${name}: option.${e}.${f}`).toBe('select');
+          if (field?.kind !== 'select' || typeof values === 'string') continue;
+          for (const v of Object.keys(values)) expect(field.options, `${name}: option.${e}.${f}.${v}`).toContain(v);
+        }
+      }
+    }
   });
 
   it('has no labels for entities or fields that are not declared (renamed fields leave stale keys)', () => {

@@ -1,4 +1,4 @@
-import type { AnyEntity, ToggleButton } from '@campus/entities/define';
+import type { AnyEntity, SelectField, ToggleButton } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
 
 /** What the engine passes to t: always a default (the English text) and any interpolation values. */
@@ -25,6 +25,33 @@ export const entityLabelKey = (entity: Pick<AnyEntity, 'name'>): string => `enti
 
 /** `field.<entity name>.<field name>`, e.g. field.religion.rgn_nm. */
 export const fieldLabelKey = (entity: Pick<AnyEntity, 'name'>, fieldName: string): string => `field.${entity.name}.${fieldName}`;
+
+/** `option.<entity name>.<field name>.<stored value>`, e.g. option.institute.inst_typ.school. */
+export const optionLabelKey = (entity: Pick<AnyEntity, 'name'>, fieldName: string, value: string): string =>
+  `option.${entity.name}.${fieldName}.${value}`;
+
+/*
+ * i18next reads '.' in a key as nesting and ':' as a namespace, so an option holding either would look up
+ * some other key; such an option shows its declared label instead of risking a wrong one.
+ */
+const KEY_SAFE = /^[^.:]+$/;
+
+/** An option's declared English label (optionLabels), else the option as stored. */
+export function declaredOptionLabel(field: Pick<SelectField, 'optionLabels'>, value: string): string {
+  const labels = field.optionLabels;
+  // hasOwn: an option named like an Object.prototype member ('constructor') must not find that member.
+  return (labels && Object.hasOwn(labels, value) ? labels[value] : undefined) ?? value;
+}
+
+/**
+ * A select option's label in the current language, else its declared label, else the stored value. A
+ * value that is not (or no longer) a declared option still goes through its key: old rows may hold it.
+ */
+export function optionLabel(t: Translate, entity: AnyEntity, fieldName: string, value: string): string {
+  const field = Object.hasOwn(entity.fields, fieldName) ? entity.fields[fieldName] : undefined;
+  const declared = field?.kind === 'select' ? declaredOptionLabel(field, value) : value;
+  return KEY_SAFE.test(value) ? t(optionLabelKey(entity, fieldName, value), { defaultValue: declared }) : declared;
+}
 
 /** `page.<module>.<page>`: the keys the side menu already uses for the same pages. */
 export const pageLabelKey = (page: Pick<PageDef, 'module' | 'page'>): string => `page.${page.module}.${page.page}`;

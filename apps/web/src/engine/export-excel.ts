@@ -1,8 +1,10 @@
 import type { AnyEntity } from '@campus/entities/define';
+import i18next from 'i18next';
 import { http } from '../lib/http-client';
 import { toast } from '../lib/toast';
 import { entityUrl, listQuery, type EntityRow, type ListParams, type ListResponse } from './entity-api';
 import type { ColumnSpec } from './entity-columns';
+import type { Translate } from './entity-labels';
 import { downloadWorkbook, newWorkbook } from './excel-loader';
 import { buildSheet, EXPORT_ROW_CAP, exportFileName } from './export-rows';
 
@@ -17,7 +19,12 @@ export interface ExportRequest {
   /** Search and sort of the grid; paging is ignored. */
   params: ListParams;
   signal?: AbortSignal;
+  /** The language on screen; the app's i18next when not given (the list page runs under it). */
+  t?: Translate;
 }
+
+/** The app's own i18next; English defaults until it has started (a value is never a raw key). */
+const appTranslate: Translate = (key, options) => (i18next.isInitialized ? i18next.t(key, options) : options.defaultValue);
 
 export interface ExportResult {
   count: number;
@@ -58,7 +65,8 @@ export async function exportToExcel(req: ExportRequest): Promise<ExportResult> {
     ({ rows, total } = await fetchMatchingRows(entity, req.params, req.signal));
   }
 
-  const sheetData = buildSheet(columns, rows);
+  // Values as the grid shows them (option labels, Yes/No in the language on screen), under its headers.
+  const sheetData = buildSheet(columns, rows, { entity, t: req.t ?? appTranslate });
   const wb = await newWorkbook();
   const ws = wb.addWorksheet(entity.label.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = sheetData.header.map((label, i) => ({

@@ -1,5 +1,8 @@
+import type { AnyEntity } from '@campus/entities/define';
 import { formatExportStamp } from '../lib/format';
+import { formatColumnCell } from './cell-format';
 import type { ColumnSpec } from './entity-columns';
+import type { Translate } from './entity-labels';
 
 /** Enough for any real list of one institute, small enough that the browser builds the file in seconds. */
 export const EXPORT_ROW_CAP = 50_000;
@@ -20,11 +23,19 @@ export interface ExportSheet {
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})/;
 
+/** Whose rows are exported and in which language: the grid's entity and the language on screen. */
+export interface ExportContext {
+  entity: AnyEntity;
+  /** Without it, English (declared option labels, Yes/No). */
+  t?: Translate;
+}
+
 /**
  * One cell as Excel should hold it: amounts and counts as numbers so they can be summed, dates as real
- * dates (at UTC midnight, which is how Excel serials are written) shown YYYY/MMM/DD, flags as Yes/No.
+ * dates (at UTC midnight, which is how Excel serials are written) shown YYYY/MMM/DD; every other cell as
+ * the grid words it (Yes/No, option labels, links by name), through the same formatting.
  */
-export function exportCell(col: ColumnSpec, value: unknown): ExportCell {
+export function exportCell(col: ColumnSpec, value: unknown, ctx: ExportContext): ExportCell {
   if (value === null || value === undefined || value === '') return null;
   switch (col.kind) {
     case 'money':
@@ -33,16 +44,12 @@ export function exportCell(col: ColumnSpec, value: unknown): ExportCell {
       const n = Number(value);
       return Number.isFinite(n) ? n : String(value);
     }
-    case 'bool':
-      return value === true || value === 1 || value === '1' || value === 'true' ? 'Yes' : 'No';
     case 'date': {
       const m = DATE_RE.exec(String(value));
       return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : String(value);
     }
-    case 'json':
-      return typeof value === 'string' ? value : JSON.stringify(value);
     default:
-      return String(value);
+      return formatColumnCell(ctx.entity, col.colId, value, ctx.t);
   }
 }
 
@@ -52,10 +59,10 @@ function numFmtOf(col: ColumnSpec): string | undefined {
   return undefined;
 }
 
-export function buildSheet(columns: readonly ColumnSpec[], rows: readonly Record<string, unknown>[]): ExportSheet {
+export function buildSheet(columns: readonly ColumnSpec[], rows: readonly Record<string, unknown>[], ctx: ExportContext): ExportSheet {
   return {
     header: columns.map((c) => c.label),
     numFmts: columns.map(numFmtOf),
-    rows: rows.map((r) => columns.map((c) => exportCell(c, r[c.valueField]))),
+    rows: rows.map((r) => columns.map((c) => exportCell(c, r[c.valueField], ctx))),
   };
 }

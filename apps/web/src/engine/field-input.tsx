@@ -9,6 +9,8 @@ import { HttpError, http } from '../lib/http-client';
 import { DATE_FORMAT, DATE_TIME_FORMAT } from '../lib/format';
 import { toast } from '../lib/toast';
 import { imageAccept, preventNegativeKeystroke } from '../lib/validation';
+import { declaredOptionLabel, optionLabel, type Translate } from './entity-labels';
+import { fieldOwner } from './field-owner';
 import { LocalFile, StoredFile, uploadUrl, useRouteRow, useRowFileUrl } from './file-preview';
 import type { FormValue } from './form-values';
 import { LinkSelect } from './link-select';
@@ -28,6 +30,16 @@ export interface FieldInputProps {
   linkLabel?: string;
   /** The label shown (translated by the form); the declared label when not given. */
   label?: string;
+}
+
+/**
+ * The dropdown's items: the stored option as value, its label (translated like the grid's cells) as what
+ * people read and search by, so picking 'School' still sends 'school'.
+ */
+function optionData(t: Translate, field: SelectField): { value: string; label: string }[] {
+  const owner = fieldOwner(field);
+  const labelOf = (v: string): string => (owner ? optionLabel(t, owner.entity, owner.fieldName, v) : declaredOptionLabel(field, v));
+  return field.options.map((value) => ({ value, label: labelOf(value) }));
 }
 
 // Money is kept as the typed string: at most 10 integer digits and 2 decimals, never negative.
@@ -134,6 +146,8 @@ function MultiSelectInput({ name, field: f, value, onChange, error, disabled, la
   const { t } = useTranslation();
   const chosen = multiSelectValues(value);
   const more = hiddenCount(chosen.length);
+  const data = optionData(t, f);
+  const labelOf = (v: string): string => data.find((o) => o.value === v)?.label ?? v;
   return (
     <MultiSelect
       id={name}
@@ -144,7 +158,7 @@ function MultiSelectInput({ name, field: f, value, onChange, error, disabled, la
       disabled={disabled}
       // A placeholder beside pills reads as another choice; show it only while nothing is chosen.
       placeholder={chosen.length === 0 ? (f.placeholder ?? t('form.choose', { defaultValue: 'Choose...' })) : undefined}
-      data={[...f.options]}
+      data={data}
       value={chosen}
       onChange={(v) => onChange(multiSelectFormValue(f.options, v))}
       searchable
@@ -156,7 +170,7 @@ function MultiSelectInput({ name, field: f, value, onChange, error, disabled, la
         if (slot === 'hidden') return null;
         if (slot === 'more') {
           return (
-            <Pill disabled={off} title={chosen.slice(-more).join(', ')} data-testid={`${name}-more`}>
+            <Pill disabled={off} title={chosen.slice(-more).map(labelOf).join(', ')} data-testid={`${name}-more`}>
               {/* Not {{count}}: that option turns on i18next plurals, which misfire on our file names as languages. */}
               {t('form.more_selected', { n: more, defaultValue: '+{{n}} more' })}
             </Pill>
@@ -175,6 +189,7 @@ function MultiSelectInput({ name, field: f, value, onChange, error, disabled, la
 /** One editable input per declared field kind; id and name are the field name so validation can focus it. */
 export function FieldInput(props: FieldInputProps) {
   const { name, field: f, value, onChange, error, disabled } = props;
+  const { t } = useTranslation();
   const label = props.label ?? f.label;
   const common = {
     id: name,
@@ -276,7 +291,7 @@ export function FieldInput(props: FieldInputProps) {
         <Select
           {...common}
           placeholder={f.placeholder ?? `Select ${label}`}
-          data={[...f.options]}
+          data={optionData(t, f)}
           value={str === '' ? null : str}
           onChange={(v) => onChange(v)}
           clearable={!f.required}

@@ -43,6 +43,17 @@ describe('language files', () => {
     for (const name of files) expect(keysOf(load(name)).sort()).toEqual(english);
   });
 
+  it.each(files)('%s nests option labels as option.<entity>.<field>.<value> (what entity-labels looks up)', (name) => {
+    const option = load(name).option;
+    expect(typeof option, 'option').toBe('object');
+    if (typeof option !== 'object') return;
+    const keys = keysOf(option);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect(k.split('.'), `option.${k}`).toHaveLength(3);
+    // Institute type is stored lower case; every file must word it for people.
+    expect(lookup(load(name), 'option.institute.inst_typ.school'), name).not.toBe('school');
+  });
+
   it('keeps the spec wording of the English menu', () => {
     const en = load('english');
     expect(lookup(en, 'menu.user_permission')).toBe('User Persmissions');
@@ -108,7 +119,11 @@ describe('language file contents', () => {
   });
 
   it('never interpolates {{count}}: the file names are not locale tags, so i18next plurals would misfire', () => {
-    for (const name of files) for (const k of keysOf(load(name))) expect(lookup(load(name), k), k).not.toMatch(/\{\{\s*count\s*\}\}/);
+    // Each file parsed once: re-reading it per key grew slow enough to time out once option labels came.
+    for (const name of files) {
+      const dict = load(name);
+      for (const k of keysOf(dict)) expect(lookup(dict, k), k).not.toMatch(/\{\{\s*count\s*\}\}/);
+    }
   });
 });
 

@@ -11,7 +11,14 @@ export const institute = defineEntity({
     inst_cd: code(),
     inst_nm: text({ label: 'Institute Name', required: true, search: true, unique: 'global', max: 200 }),
     // 'college' switches the interface to the language's _clg variant (Class -> Year, Student -> ...).
-    inst_typ: select({ label: 'Institute Type', options: ['school', 'college'], required: true, defaultValue: 'school' }),
+    // Stored lower case (the session and languageFileName compare 'college'); shown capitalised.
+    inst_typ: select({
+      label: 'Institute Type',
+      options: ['school', 'college'],
+      optionLabels: { school: 'School', college: 'College' },
+      required: true,
+      defaultValue: 'school',
+    }),
     is_active: bool({ label: 'Active', defaultValue: true }),
     inst_ph: text({ label: 'Phone', format: 'phone', search: true, max: 20 }),
     inst_eml: text({ label: 'E-mail', format: 'email', search: true, max: 150 }),
