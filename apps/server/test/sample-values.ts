@@ -21,7 +21,8 @@ export async function sampleValue(app: FastifyInstance, s: Session, f: Field, fr
     case 'money':
       return '1234.50';
     case 'date':
-      return '2026-06-15';
+      // A unique date (one staff attendance row per day) needs another day each time.
+      return fresh ? new Date(Date.UTC(2026, 5, 15) + counter++ * 86_400_000).toISOString().slice(0, 10) : '2026-06-15';
     case 'time':
       return '09:30:00';
     case 'datetime':
@@ -59,8 +60,8 @@ export async function sampleBody(app: FastifyInstance, s: Session, e: AnyEntity)
   const body: Record<string, unknown> = {};
   for (const [name, f] of writableFields(e)) {
     if (f.kind === 'image' || f.kind === 'file') continue;
-    // A link that is part of a unique combination needs a target of its own each time.
-    const fresh = (e.uniqueTogether ?? []).some((u) => u.fields.includes(name));
+    // A unique field, or a part of a unique combination, needs a value (a link: a target) of its own each time.
+    const fresh = !!f.unique || (e.uniqueTogether ?? []).some((u) => u.fields.includes(name));
     body[name] = await sampleValue(app, s, f, fresh);
   }
   await agreeWithLinkedParents(app, s, e, body);

@@ -34,6 +34,23 @@ import { report } from './reports/report.entity';
 import { setting } from './setting/setting.entity';
 import { tableSetting } from './setting/table-setting.entity';
 import { student } from './student/student.entity';
+import { sectionTimetable } from './class-section/section-timetable.entity';
+import { employeeAttendance } from './employee/employee-attendance.entity';
+import { employeeTimetable } from './employee/employee-timetable.entity';
+import { userAssignment } from './employee/user-assignment.entity';
+import { userResource } from './employee/user-resource.entity';
+import { mobNotification } from './features/mob-notification.entity';
+import { migration } from './institute/migration.entity';
+import { certificate } from './student/certificate.entity';
+import { earlyPickup } from './student/early-pickup.entity';
+import { memberPickup } from './student/member-pickup.entity';
+import { promotion } from './student/promotion.entity';
+import { studentAdmission } from './student/student-admission.entity';
+import { studentAssignment } from './student/student-assignment.entity';
+import { studentDaywiseAttendanceSummary } from './student/student-daywise-attendance-summary.entity';
+import { studentLeave } from './student/student-leave.entity';
+import { studentResource } from './student/student-resource.entity';
+import { wallet } from './student/wallet.entity';
 import { subjectDetail } from './subject/subject-detail.entity';
 import { subject } from './subject/subject.entity';
 import { bus } from './transport/bus.entity';
@@ -87,6 +104,24 @@ export const entities: readonly AnyEntity[] = [
   circular,
   // issue 4: students (after the sections and the subject mapping their ownership goes through)
   student,
+  // issue 3, third batch: the student and employee side (after the students, sections and mapping they link to)
+  wallet,
+  certificate,
+  promotion,
+  studentDaywiseAttendanceSummary,
+  studentAdmission,
+  studentAssignment,
+  studentResource,
+  studentLeave,
+  earlyPickup,
+  memberPickup,
+  employeeAttendance,
+  userAssignment,
+  userResource,
+  employeeTimetable,
+  sectionTimetable,
+  migration,
+  mobNotification,
 ];
 
 const byName = new Map(entities.map((e) => [e.name, e]));

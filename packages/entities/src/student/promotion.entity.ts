@@ -1,0 +1,28 @@
+import { code, date, defineEntity, link, number } from '../define';
+
+/**
+ * One section moved on to the next year (VI A of 2025-26 to VII A of 2026-27), as written by the promotion
+ * workflow. A record, not a form: nobody types one, so only list and get are routed.
+ */
+export const promotion = defineEntity({
+  name: 'promotion',
+  table: 'promotion',
+  key: 'prmtn_cd',
+  // It joins two years, so it belongs to neither: the institute keeps the history of every promotion.
+  scope: 'institute',
+  label: 'Promotion',
+  title: 'prmtn_cd',
+  fields: {
+    prmtn_cd: code(),
+    frm_cls_cd: link({ label: 'From Class', to: 'class', display: 'cls_nm', as: 'frm_cls_nm', required: true, search: true }),
+    frm_sec_cd: link({ label: 'From Section', to: 'section', display: 'sec_nm', as: 'frm_sec_nm', required: true }),
+    to_cls_cd: link({ label: 'To Class', to: 'class', display: 'cls_nm', as: 'to_cls_nm', required: true, search: true }),
+    to_sec_cd: link({ label: 'To Section', to: 'section', display: 'sec_nm', as: 'to_sec_nm', required: true }),
+    prmtn_stud_cnt: number({ label: 'Students', max: 9999 }),
+    prmtn_crt_dt: date({ label: 'Promoted On', auto: 'created-at' }),
+    crt_acdm_cd: link({ label: 'From Year', to: 'academic', display: 'acdm_strt_yr', as: 'crt_acdm', required: true }),
+    to_acdm_cd: link({ label: 'To Year', to: 'academic', display: 'acdm_strt_yr', as: 'to_acdm', required: true }),
+  },
+  routes: ['list', 'get'],
+  defaultSort: { field: 'prmtn_cd', dir: 'desc' },
+});

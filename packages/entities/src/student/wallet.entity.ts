@@ -1,0 +1,30 @@
+import { code, date, defineEntity, link, money, text } from '../define';
+
+/**
+ * A student's prepaid balance (canteen, stationery, fees paid in advance). It hangs on the student's row of
+ * the year, like everything else about that year; carrying a balance into next year is the promotion
+ * workflow's job.
+ */
+export const wallet = defineEntity({
+  name: 'wallet',
+  table: 'wallet',
+  key: 'wlt_cd',
+  scope: 'academic-year',
+  label: 'Wallet',
+  // Nothing links to a wallet, so the code is enough for messages.
+  title: 'wlt_cd',
+  fields: {
+    wlt_cd: code(),
+    // Fixed after create: moving a balance to another child is a refund and a new wallet, not an edit.
+    stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', required: true, search: true, immutable: true }),
+    wlt_amt: money({ label: 'Balance', required: true }),
+    // The spec's 'last updated by / on'. The engine stamps only creation (auto), and a creation stamp would be
+    // wrong after the first edit, so these stay empty (and off the default grid) until an update stamp exists.
+    usr_full_nm: text({ label: 'Updated By', readOnly: true, gridHidden: true, max: 150 }),
+    wlt_updt_dt: date({ label: 'Updated Date', readOnly: true, gridHidden: true }),
+  },
+  uniqueTogether: [{ fields: ['stud_cd'], message: 'This student already has a wallet.' }],
+  // The row names a student, not a section, so 'his students only' cannot go through the subject mapping.
+  ownership: 'creator',
+  defaultSort: { field: 'wlt_cd', dir: 'desc' },
+});
