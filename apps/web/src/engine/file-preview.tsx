@@ -3,7 +3,7 @@ import { Anchor, Group, Image, Stack, Text } from '@mantine/core';
 import { IconDownload, IconFile } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
-import { routeNamesFromPath } from '../lib/http-rules';
+import { http } from '../lib/http-client';
 import { getSession } from '../lib/session-store';
 import { parseMode, type EntityMode } from './entity-mode';
 
@@ -33,30 +33,13 @@ export function useRowFileUrl(field: string): string | null {
 }
 
 /**
- * The contract's GET headers (spec section 7), as the HTTP client sends them. The client answers text or
- * JSON only, and an <img src> cannot carry headers at all, so the file is fetched here as a blob.
+ * The file as a blob through the HTTP client (the contract headers; an <img src> cannot carry them), or
+ * null when it cannot be had (gone, not allowed): a missing preview is no error and shows no toast.
  */
-export function fileRequestHeaders(pathname: string = typeof window === 'undefined' ? '' : window.location.pathname): Record<string, string> {
-  const { user, institute, year, dataChk } = getSession();
-  return {
-    username: user?.usr_nm ?? '',
-    usercode: user ? String(user.usr_cd) : '',
-    auth_token: user?.usr_token ?? 'login',
-    acdm_year: year?.label ?? '',
-    platform: 'web',
-    pagename: routeNamesFromPath(pathname).page,
-    acdm_cd: year ? String(year.acdm_cd) : '',
-    inst_cd: institute ? String(institute.inst_cd) : user ? String(user.usr_inst_cd) : '',
-    data_chk: dataChk ? '1' : '0',
-  };
-}
-
-/** The file as a blob, or null when it cannot be had (gone, not allowed): a missing preview is no error. */
 export async function fetchFileBlob(url: string, signal?: AbortSignal): Promise<Blob | null> {
   if (!getSession().user) return null;
   try {
-    const res = await fetch(url, { headers: fileRequestHeaders(), signal, credentials: 'same-origin' });
-    return res.ok ? await res.blob() : null;
+    return await http.get<Blob>(url, { signal, silent: true, blob: true });
   } catch {
     return null;
   }

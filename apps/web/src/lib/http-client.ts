@@ -20,6 +20,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** No toasts from this call, neither success nor error; the caller shows its own feedback. */
   silent?: boolean;
+  /** Answer the body as a Blob (files, images) instead of JSON or text. */
+  blob?: boolean;
   /**
    * Not cancelled when the route changes: for the shell's own calls (user detail, active years, logout),
    * which outlive every page. Aborting them would leave the menu or the year empty.
@@ -167,7 +169,7 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
       throw new HttpError(0, e instanceof Error ? e.message : fallbackErrorMessage);
     }
 
-    const data = await readBody(res);
+    const data = opts.blob && res.ok ? await res.blob() : await readBody(res);
     if (!res.ok) {
       const action = errorAction(res.status, data);
       if (!opts.silent) toast.danger(action.message);
