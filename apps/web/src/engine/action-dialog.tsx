@@ -9,6 +9,8 @@ export interface ActionDialogProps {
   /** The status field's label in the current language. */
   fieldLabel: string;
   options: readonly string[];
+  /** An option's label in the current language (stored values stay as they are). */
+  labelOf?: (value: string) => string;
   /** The selected row's stored value, marked in the list. */
   current: string | null;
   busy: boolean;
@@ -21,7 +23,7 @@ export interface ActionDialogProps {
  * Saving is offered only once another status than the current one is chosen: saving the same one would be
  * a PUT that changes nothing.
  */
-export function ActionDialog({ opened, title, fieldLabel, options, current, busy, onCancel, onConfirm }: ActionDialogProps) {
+export function ActionDialog({ opened, title, fieldLabel, options, labelOf = (v) => v, current, busy, onCancel, onConfirm }: ActionDialogProps) {
   const { t } = useTranslation();
   const [chosen, setChosen] = useState<string | null>(current);
   // Each opening starts from the row's own status, not from the previous row's choice.
@@ -36,7 +38,7 @@ export function ActionDialog({ opened, title, fieldLabel, options, current, busy
           <Stack gap={6} mt={6}>
             {options.map((o) => (
               <Group key={o} gap="xs">
-                <Radio value={o} label={o} disabled={busy} />
+                <Radio value={o} label={labelOf(o)} disabled={busy} />
                 {o === current && (
                   <Badge size="xs" variant="light" data-testid="action-current">
                     {t('list.current', { defaultValue: 'current' })}

@@ -182,3 +182,32 @@ describe('view form', () => {
     expect(screen.getByText('Cancel')).toBeTruthy();
   });
 });
+
+describe('toggle and status fields in the form', () => {
+  const inst = entity('institute');
+  const instPage = findPage('institute', 'profile') as PageDef;
+
+  function renderInstitute(buttons: string[]) {
+    stubFetch(async () => jsonResponse({ inst_cd: 1, inst_nm: 'Sunrise', inst_typ: 'school', is_active: true, row_ver: 1 }));
+    const permission = buildPagePermission('institute', 'profile', { usr_prms_btns: buttons.join(',') }, [], false);
+    renderWithProviders(
+      <PagePermissionContext.Provider value={permission}>
+        <EntityForm entity={inst} page={instPage} mode="update" id="1" />
+      </PagePermissionContext.Provider>,
+      { route: '/sms/institute/profile/update/1', i18n: lang },
+    );
+  }
+
+  it("offers the 'Active' switch only to someone holding its button, as the server insists", async () => {
+    renderInstitute(['edit']);
+    const name = (await screen.findByDisplayValue('Sunrise')) as HTMLInputElement;
+    expect(name.disabled).toBe(false);
+    expect((document.querySelector('input[name="is_active"]') as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it('lets the holder of the button change it in the form too', async () => {
+    renderInstitute(['edit', 'active']);
+    await screen.findByDisplayValue('Sunrise');
+    expect((document.querySelector('input[name="is_active"]') as HTMLInputElement).disabled).toBe(false);
+  });
+});

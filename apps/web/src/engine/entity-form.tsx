@@ -1,4 +1,4 @@
-import { requiredMessage, type AnyEntity } from '@campus/entities/define';
+import { fieldButtons, requiredMessage, type AnyEntity } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
 import { Alert, Box, Button, Grid, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useHotkeys, useMediaQuery } from '@mantine/hooks';
@@ -116,8 +116,15 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
   const selfEdit = ownProfile && !can('edit');
   const fields = useMemo(() => {
     const all = formFields(entity, inputMode);
-    return selfEdit && inputMode === 'update' ? all.filter((f) => (entity.selfService ?? []).includes(f.name)) : all;
-  }, [entity, inputMode, selfEdit]);
+    const mine = selfEdit && inputMode === 'update' ? all.filter((f) => (entity.selfService ?? []).includes(f.name)) : all;
+    // A toggle or status field changes only through its own button (as the server insists): without it the
+    // form shows the value but does not offer a change the server would refuse.
+    const buttonOf = new Map(fieldButtons(entity).map((b) => [b.field, b.button]));
+    return mine.map((f) => {
+      const button = buttonOf.get(f.name);
+      return button && !can(button) ? { ...f, editable: false } : f;
+    });
+  }, [entity, inputMode, selfEdit, can]);
   const needsRow = mode !== 'create';
 
   const rowQuery = useQuery({
