@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, bodySchema, bool, code, createdValue, date, dateRangeIssues, defineEntity, fieldButtons, fieldSchema, requiredMessage, select, text } from './define';
+import { apiUrl, bodySchema, bool, code, createdValue, date, dateRangeIssues, defineEntity, fieldButtons, fieldSchema, money, number, requiredMessage, select, text } from './define';
 import { entities, entity } from './registry';
 
 describe('body schema from a declaration', () => {
@@ -193,5 +193,32 @@ describe('field buttons (toggles and take-action)', () => {
   it('wires exam type status to the take action button when exam type is declared', () => {
     const e = entities.find((x) => x.name === 'exam_type');
     if (e) expect(fieldButtons(e).find((b) => b.field === 'exmtyp_sts')?.button).toBe('take_action');
+  });
+});
+
+describe('inline edit', () => {
+  const fields = {
+    x_cd: code(),
+    x_nm: text({ label: 'N' }),
+    x_amt: money({ label: 'Amount' }),
+    x_qty: number({ label: 'Qty' }),
+    x_fix: money({ label: 'Fixed', immutable: true }),
+  };
+  const base = { name: 'x', table: 'x', key: 'x_cd', scope: 'global', label: 'X', title: 'x_nm', fields } as const;
+
+  it('takes money and number fields', () => {
+    expect(defineEntity({ ...base, inlineEdit: ['x_amt', 'x_qty'] }).inlineEdit).toEqual(['x_amt', 'x_qty']);
+  });
+
+  it('refuses other kinds, fields fixed after create and entities without the update route', () => {
+    expect(() => defineEntity({ ...base, inlineEdit: ['x_nm'] })).toThrow(/money or number/);
+    expect(() => defineEntity({ ...base, inlineEdit: ['x_cd'] })).toThrow(/money or number/);
+    expect(() => defineEntity({ ...base, inlineEdit: ['x_fix'] })).toThrow(/not editable after create/);
+    expect(() => defineEntity({ ...base, inlineEdit: ['x_amt'], routes: ['list', 'get'] })).toThrow(/update route/);
+  });
+
+  it('cannot name an undeclared field (compile time, and at run time for untyped lists)', () => {
+    // @ts-expect-error x_typo is not a field of the declaration
+    expect(() => defineEntity({ ...base, inlineEdit: ['x_typo'] })).toThrow(/money or number/);
   });
 });

@@ -207,6 +207,11 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
   /** 'Take action' buttons of status fields (spec section 4): each names a single select field. */
   actions?: ActionButton[];
   /**
+   * Money or number fields the grid edits in place (spec section 3: fee mapping's amount). Each commit is
+   * a PUT of that one field with row_ver, so the page's 'edit' button governs it exactly like the form.
+   */
+  inlineEdit?: readonly (keyof F & string)[];
+  /**
    * How 'access his students only' (data_chk) narrows this entity: 'creator' keeps rows the user created;
    * 'self' keeps the user's own row (employee); an OwnershipThrough keeps rows another entity assigns to the
    * user (a teacher's sections); omitted means data_chk does not apply.
@@ -241,6 +246,14 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
       const other: Field | undefined = (def.fields as Record<string, Field>)[f.notBefore];
       if (other?.kind !== 'date' || f.notBefore === name) throw new Error(`${def.name}.${name}: notBefore ${f.notBefore} is not another date field`);
     }
+  }
+  for (const name of def.inlineEdit ?? []) {
+    const f: Field | undefined = (def.fields as Record<string, Field>)[name];
+    // The in-place editor takes digits and a decimal point only; other kinds need the form's own inputs.
+    if (f?.kind !== 'money' && f?.kind !== 'number') throw new Error(`${def.name}: inlineEdit ${name} must be a money or number field`);
+    if (f.readOnly || f.auto || f.immutable) throw new Error(`${def.name}: inlineEdit ${name} is not editable after create`);
+    // Saved as a PUT: without the generic update route there is nothing to save it with.
+    if (!(def.routes ?? allRoutes).includes('update')) throw new Error(`${def.name}: inlineEdit needs the update route`);
   }
   const e = def as unknown as AnyEntity;
   const seen = new Set<string>();

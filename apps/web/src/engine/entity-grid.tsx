@@ -6,11 +6,13 @@ import {
   ClientSideRowModelModule,
   ColumnApiModule,
   ColumnAutoSizeModule,
+  CustomEditorModule,
   LocaleModule,
   ModuleRegistry,
   RowSelectionModule,
   ValidationModule,
   themeQuartz,
+  type CellEditRequestEvent,
   type ColDef,
   type ColumnMovedEvent,
   type ColumnState,
@@ -18,6 +20,7 @@ import {
   type GetRowIdParams,
   type GridApi,
   type GridReadyEvent,
+  type RowDoubleClickedEvent,
   type RowSelectionOptions,
   type SelectionColumnDef,
   type SortChangedEvent,
@@ -34,6 +37,8 @@ import type { ColumnSpec } from './entity-columns';
 import { gridLocaleText } from './grid-locale';
 import { PagingBar, type PagingBarProps } from './paging-bar';
 import { loadSavedLayout, saveLayout } from './table-settings-api';
+import { InlineAmountEditor, type InlineAmountEditorParams } from './inline-amount-editor';
+import { isInlineField } from './inline-edit';
 import type { SortState } from './use-entity-list';
 
 /*
@@ -51,6 +56,8 @@ ModuleRegistry.registerModules([
   CellStyleModule,
   // localeText: the grid's own texts in the user's language.
   LocaleModule,
+  // The in-place amount editor (declared inlineEdit fields) is a React component of our own.
+  CustomEditorModule,
   // Names the missing module in the console during development; left out of production bundles.
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);
@@ -106,6 +113,13 @@ export interface EntityGridProps {
   paging: PagingBarProps;
   /** CSS height of the grid body. */
   height: string;
+  /** Columns the user may edit in place (declared inlineEdit, page's 'edit' button); none by default. */
+  inlineEditFields?: readonly string[];
+  /**
+   * A committed in-place edit, as the editor's text. The grid never changes its own copy (readOnlyEdit): the
+   * caller judges the text, saves it and hands back the rows to show.
+   */
+  onInlineEdit?: (row: EntityRow, field: string, text: unknown) => void;
 }
 
 function sameSort(a: SortState | null, b: SortState | null): boolean {
@@ -127,7 +141,9 @@ function applySort(api: GridApi<EntityRow>, sort: SortState | null): void {
  * It owns only what is AG Grid specific: column definitions and the saved column layout.
  */
 export function EntityGrid(props: EntityGridProps) {
-  const { entity, columns, rows, loading, sort, onSortChange, onSelectionChange, onRowOpen, savedLayout, onVisibleColumnsChange, userCode } = props;
+  const { entity, columns, rows, loading, sort, onSortChange, onSelectionChange, onRowOpen, savedLayout, onVisibleColumnsChange, userCode, onInlineEdit } = props;
+  const inlineKey = (props.inlineEditFields ?? []).join(',');
+  const inlineFields = useMemo(() => new Set(inlineKey === '' ? [] : inlineKey.split(',')), [inlineKey]);
   const apiRef = useRef<GridApi<EntityRow> | null>(null);
   const gridBoxRef = useRef<HTMLDivElement>(null);
   const sortRef = useRef(sort);
@@ -155,20 +171,46 @@ export function EntityGrid(props: EntityGridProps) {
 
   const columnDefs = useMemo<ColDef<EntityRow>[]>(
     () =>
-      columns.map((c) => ({
-        colId: c.colId,
-        field: c.valueField,
-        headerName: c.label,
-        hide: c.hidden,
-        sortable: c.sortable,
-        // No type inference: it would draw booleans as checkboxes, and the spec shows them as Yes/No.
-        cellDataType: false,
-        comparator: keepServerOrder,
-        type: c.align === 'right' ? 'rightAligned' : undefined,
-        // Same text as the view form and the export: option labels and Yes/No in the current language.
-        valueFormatter: (p) => formatColumnCell(entity, c.colId, p.value, t),
-      })),
-    [columns, entity, t],
+      columns.map((c) => {
+        const field = entity.fields[c.colId];
+        const inline = inlineFields.has(c.colId) && isInlineField(field) ? field : null;
+        return {
+          colId: c.colId,
+          field: c.valueField,
+          headerName: c.label,
+          hide: c.hidden,
+          sortable: c.sortable,
+          // No type inference: it would draw booleans as checkboxes, and the spec shows them as Yes/No.
+          cellDataType: false,
+          comparator: keepServerOrder,
+          type: c.align === 'right' ? 'rightAligned' : undefined,
+          // Same text as the view form and the export: option labels and Yes/No in the current language.
+          valueFormatter: (p) => formatColumnCell(entity, c.colId, p.value, t),
+          // Double click, Enter or F2 edit in place; Escape cancels (the grid's own keys).
+          ...(inline
+            ? { editable: true, cellEditor: InlineAmountEditor, cellEditorParams: { field: inline } satisfies InlineAmountEditorParams }
+            : {}),
+        };
+      }),
+    [columns, entity, t, inlineFields],
+  );
+
+  const onCellEditRequest = useCallback(
+    (e: CellEditRequestEvent<EntityRow>) => {
+      if (e.data && onInlineEdit) onInlineEdit(e.data, e.column.getColId(), e.newValue);
+    },
+    [onInlineEdit],
+  );
+
+  const onRowDoubleClicked = useCallback(
+    (e: RowDoubleClickedEvent<EntityRow>) => {
+      // A double click on an in-place editable cell edits that cell; it must not also open the row.
+      const target = e.event?.target;
+      const cell = target instanceof Element ? target.closest('.ag-cell') : null;
+      if (cell && inlineFields.has(cell.getAttribute('col-id') ?? '')) return;
+      if (e.data && onRowOpen) onRowOpen(e.data);
+    },
+    [inlineFields, onRowOpen],
   );
 
   const rowSelection = useMemo<RowSelectionOptions<EntityRow>>(
@@ -301,9 +343,13 @@ export function EntityGrid(props: EntityGridProps) {
           // A refresh keeps the selection (same row ids) but brings new data, e.g. a toggled flag and its
           // new row_ver; report it so the next action does not act on the old copy.
           onRowDataUpdated={(e) => onSelectionChange(e.api.getSelectedRows())}
-          onRowDoubleClicked={(e) => {
-            if (e.data && onRowOpen) onRowOpen(e.data);
-          }}
+          onRowDoubleClicked={onRowDoubleClicked}
+          // Rows are the server's: an edit is reported (onCellEditRequest) and saved by the caller, whose
+          // answer comes back as new rows. The grid's copy never holds a value the server has not accepted.
+          readOnlyEdit
+          onCellEditRequest={onCellEditRequest}
+          // Clicking outside the grid (the toolbar, the search box) ends the edit like Enter does.
+          stopEditingWhenCellsLoseFocus
           onColumnMoved={onColumnMoved}
           onColumnResized={onColumnResized}
           onDisplayedColumnsChanged={(e) => reportColumns(e.api)}

@@ -28,9 +28,10 @@ import { ActionDialog } from './action-dialog';
 import { layoutFor } from './column-layout';
 import { entityUrl, rowId, type EntityRow } from './entity-api';
 import { orderColumns, translateColumns } from './entity-columns';
-import { entityLabel, fieldLabel, pageLabel, toggleLabel } from './entity-labels';
+import { entityLabel, fieldLabel, optionLabel, pageLabel, toggleLabel } from './entity-labels';
 import { modePath } from './entity-mode';
 import { actionOptions, fieldButtonBody, flipped, oneSelected, permittedFieldButtons, type GridFieldButton } from './field-buttons';
+import { inlineCommit, inlineEditFields, isInlineField } from './inline-edit';
 import { ConfirmDeleteDialog, TableInfoDialog } from './list-dialogs';
 import { countText, selectionMessage } from './list-messages';
 import { MOBILE_QUERY } from './responsive';
@@ -104,6 +105,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const canExport = can('export');
   const canImport = can('import') && hasRoute(entity, 'import');
   const fieldButtons = permittedFieldButtons(entity, can);
+  const inlineFields = inlineEditFields(entity, can('edit'));
 
   const userCode = user?.usr_cd ?? null;
   const savedLayout = useMemo(() => {
@@ -213,6 +215,36 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     if (await saveField(action.row, action.button.field, value)) setAction(null);
   };
 
+  /**
+   * A committed in-place edit (declared inlineEdit). Not a valid amount: ignored, the old value stays (spec
+   * section 5) and the user is told why. Otherwise the one field is PUT with row_ver at once; the cell shows
+   * the typed value meanwhile and then the server's answer (its new row_ver with it), or the old value again
+   * when the server refuses. A stale row (409) reloads the list, since the row on screen is not the stored one.
+   */
+  const onInlineEdit = async (row: EntityRow, field: string, text: unknown) => {
+    const f = entity.fields[field];
+    if (!isInlineField(f)) return;
+    const commit = inlineCommit(f, text, row[field]);
+    if (commit.kind === 'unchanged') return;
+    // The field rule's own sentence, as the form and the server word it (declared English labels).
+    if (commit.kind === 'invalid') {
+      toast.warning(commit.problem);
+      return;
+    }
+    list.replaceRow({ ...row, [field]: commit.value });
+    try {
+      const saved = await http.put<EntityRow>(entityUrl(entity, rowId(entity, row)), fieldButtonBody(row, field, commit.value));
+      // The answer is the whole stored row; joined display columns it may lack are kept from the list's copy.
+      list.replaceRow({ ...row, ...saved });
+    } catch (e) {
+      list.replaceRow(row);
+      if (!(e instanceof HttpError)) throw e;
+      // The client has toasted the server's sentence (409: changed by someone else meanwhile); the reload then
+      // shows what is stored now, so the next edit starts from it.
+      if (e.status === 409) await list.refresh();
+    }
+  };
+
   const onRowOpen = (row: EntityRow) => {
     if (canView) go('view', rowId(entity, row));
     else if (canEdit) go('update', rowId(entity, row));
@@ -303,6 +335,8 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
           onVisibleColumnsChange={setVisibleColIds}
           userCode={userCode}
           height={gridHeight}
+          inlineEditFields={inlineFields}
+          onInlineEdit={(row, field, text) => void onInlineEdit(row, field, text)}
           paging={{ page: list.page, pageCount: list.pageCount, total: list.total, size: list.size, onPage: list.setPage, onSize: list.setSize }}
         />
       </Suspense>
@@ -321,6 +355,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
           title={toggleLabel(t, action.button)}
           fieldLabel={fieldLabel(t, entity, action.button.field)}
           options={actionOptions(entity, action.button.field)}
+          labelOf={(v) => optionLabel(t, entity, action.button.field, v)}
           current={action.row[action.button.field] == null ? null : String(action.row[action.button.field])}
           busy={savingField === action.button.field}
           onCancel={() => setAction(null)}
