@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { generateDemo, type DemoResult } from '../apps/server/src/db/demo/demo-data';
 import { ADMIN_PASSWORD, startTestServer } from '../apps/server/test/test-server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,27 +28,45 @@ export interface E2eEnv {
   downloadsDir: string;
   /** Console errors and failed requests seen so far (a page test fails on them). */
   problems: string[];
+  /** With the demo option: the demo content's accounts (login ids, the test's password) and row counts. */
+  demo?: DemoResult;
   close(): Promise<void>;
 }
 
-/** The real server (built web app, fresh in-memory database with the demo seed) and a fresh browser. */
-export async function startE2e(): Promise<E2eEnv> {
+export interface E2eOptions {
+  /**
+   * Add the demo school and college (as the first start of `npm start` does). A test that signs in as
+   * TEACHER, ACCOUNTANT or LIBRARIAN chooses their one password here (the product has no fixed one);
+   * without it each gets a random one, found in `demo.accounts`.
+   */
+  demo?: { password?: string };
+}
+
+/** The real server (built web app, fresh in-memory database with the minimal seed, or the demo) and a fresh browser. */
+export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
   if (!existsSync(join(webDist, 'index.html'))) throw new Error('Build the web app first: npm run build');
   const srv = await startTestServer('pglite', { webDist });
+  const profile = mkdtempSync(join(tmpdir(), 'campus-chromium-'));
+  const downloadsDir = mkdtempSync(join(tmpdir(), 'campus-downloads-'));
+  // The browser starts while the demo is written (seconds on two cores), not after it.
+  const [context, demo] = await Promise.all([
+    chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      acceptDownloads: true,
+      downloadsPath: downloadsDir,
+      viewport: { width: 1366, height: 800 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    }),
+    // Generated here rather than through startTestServer's demo flag, which has no password option: the
+    // generator is the one the first start runs, and it only writes rows, so doing it after the app is
+    // built and before anyone signs in is the same as at start-up.
+    options.demo ? generateDemo(srv.database.db, { password: options.demo.password }) : undefined,
+  ]);
+  if (demo && !demo.created) throw new Error('the demo content was not created');
   const app = srv.app;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-
-  const profile = mkdtempSync(join(tmpdir(), 'campus-chromium-'));
-  const downloadsDir = mkdtempSync(join(tmpdir(), 'campus-downloads-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    acceptDownloads: true,
-    downloadsPath: downloadsDir,
-    viewport: { width: 1366, height: 800 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];
   page.on('console', (m) => {
@@ -63,6 +82,7 @@ export async function startE2e(): Promise<E2eEnv> {
     page,
     downloadsDir,
     problems,
+    demo,
     async close() {
       await context.close();
       await srv.close();

@@ -10,10 +10,10 @@ import { browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harne
 
 /*
  * Smoke test over every live page (issue 3): as ADMIN, each page with an entity opens its table and its
- * create form in Chromium without a console error or a failed request, and each is photographed. The list of
- * pages comes from the declarations when the test runs, so pages that other engineers make live are covered
- * without touching this file. One browser and one signed-in tab serve every test, to stay well inside the
- * time budget on two cores.
+ * create form in Chromium without a console error or a failed request, and each is photographed with the
+ * demo school's data. The list of pages comes from the declarations when the test runs, so pages that other
+ * engineers make live are covered without touching this file. One browser and one signed-in tab serve every
+ * test, to stay well inside the time budget on two cores.
  */
 
 const SHOTS = mkdtempSync(join(tmpdir(), 'campus-every-page-shots-'));
@@ -130,7 +130,10 @@ describe.runIf(browserAvailable())('every live page opens cleanly as ADMIN (Chro
 
   beforeAll(async () => {
     console.log(`every-page screenshots: ${SHOTS}`);
-    env = await startE2e();
+    // The demo school (600 students, staff, fees, books, exams...): pages are checked, and photographed, with
+    // the rows a school would have rather than empty grids. ADMIN lands in the school.
+    env = await startE2e({ demo: {} });
+    console.log(`every-page: demo data written in ${((env.demo?.ms ?? 0) / 1000).toFixed(1)} s`);
     const { page } = env;
     inFlight = trackApiCalls(page);
     // The harness counts console errors and network failures; an answered 4xx/5xx or an uncaught exception
