@@ -355,6 +355,8 @@ describe.runIf(browserAvailable())("the demo teacher sees his own students only;
       await signIn(env, login, DEMO_PASSWORD);
       await page.goto(`${baseUrl}/sms/dashboard`);
       expect(await menuContents(page)).toEqual({ groups: [texts.menu[module]], links: expected });
+      // The dashboard's cards, not its spinner, in the picture.
+      await page.locator('[data-testid^="dashboard-"]').first().waitFor({ timeout: 15_000 });
       await page.screenshot({ path: join(SHOTS, `${login.toLowerCase()}-menu.png`) });
       await page.goto(`${baseUrl}${STUDENT_TABLE}`);
       await page.waitForURL((u) => u.pathname === '/page_not_autherised', { timeout: 15_000 });
