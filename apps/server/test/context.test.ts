@@ -30,6 +30,24 @@ describe.each(backends)('institute and year context on %s', (backend) => {
     expect((await call(srv.app, { ...s, instCd: 2 }, 'GET', '/api/dashboard/')).json<Row>().employees).toBe(0);
   });
 
+  it("counts the chosen year's students on the dashboard, and says 'not set up' only for modules without a workflow", async () => {
+    const before = (await call(srv.app, s, 'GET', '/api/dashboard/')).json<Row>();
+    expect(before.students).toBe(0);
+    expect(before.attendanceToday).toBeNull();
+    expect(before.feesCollected).toBeNull();
+    const cls = (await call(srv.app, { ...s, pagename: 'class', modulename: 'class_section' }, 'POST', '/api/class/', { cls_nm: 'Dashboard VI', cls_odr: 6 })).json<Row>();
+    const sec = (await call(srv.app, { ...s, pagename: 'section', modulename: 'class_section' }, 'POST', '/api/section/', { sec_nm: 'A', cls_cd: cls.cls_cd })).json<Row>();
+    const stud = await call(srv.app, { ...s, pagename: 'profile', modulename: 'student' }, 'POST', '/api/student/', {
+      stud_fs_nm: 'Kavya Raman',
+      stud_adm_cd: 'DASH-001',
+      cls_cd: cls.cls_cd,
+      sec_cd: sec.sec_cd,
+    });
+    expect(stud.statusCode, stud.body).toBe(201);
+    expect((await call(srv.app, s, 'GET', '/api/dashboard/')).json<Row>().students).toBe(1);
+    expect((await call(srv.app, { ...s, instCd: 2 }, 'GET', '/api/dashboard/')).json<Row>().students).toBe(0);
+  });
+
   it('tells the signed-in user which pages they may open', async () => {
     const detail = (await call(srv.app, s, 'GET', '/api/user_permission/userDetail')).json<{ permissions: Row[] }>();
     expect(detail.permissions.map((p) => `${p.usr_prms_mdl}/${p.usr_prms_page}`)).toContain('master/religion');

@@ -3,15 +3,20 @@ import { mustCtx } from '../../access/request-context';
 import { rows, sql, type Db } from '../../db/client';
 
 /**
- * Counts for the dashboard cards. Modules that are not built yet (students, attendance, fees) answer null,
- * and the page says so, rather than showing a made-up zero.
+ * Counts for the dashboard cards, for the request's institute and academic year. Modules whose workflows
+ * are not built yet (attendance marking, fee collection) answer null, and the page says so, rather than
+ * showing a made-up zero. Counts are totals, never names: they are shown to every signed-in user.
  */
 export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
   const signedIn = { access: { kind: 'signed-in' as const } };
   app.get('/api/dashboard/', { config: signedIn, schema: { tags: ['Dashboard'], summary: 'Dashboard counts' } }, async (req) => {
     const ctx = mustCtx(req);
     const [e] = await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM employee WHERE inst_cd = ${ctx.instCd}`);
-    return { students: null, employees: Number(e.n), attendanceToday: null, feesCollected: null };
+    const [s] =
+      ctx.acdmCd === null
+        ? [{ n: null }]
+        : await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM student WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd}`);
+    return { students: s.n === null ? null : Number(s.n), employees: Number(e.n), attendanceToday: null, feesCollected: null };
   });
 
   app.get('/api/academic/active', { config: signedIn, schema: { tags: ['Academic Year'], summary: 'Active academic years of the institute' } }, async (req) => {
