@@ -28,7 +28,7 @@ export function SchedulePage() {
             <Text fw={650}>{day ? formatDate(day) : ''}</Text>
           </Group>
           <Text c="dimmed" size="sm" mt="sm">
-            {t('grid.no_rows', { defaultValue: 'No records to show' })}
+            {t('grid.no_rows', { defaultValue: 'No Rows To Show' })}
           </Text>
         </Card>
       </SimpleGrid>

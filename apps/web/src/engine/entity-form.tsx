@@ -258,7 +258,7 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
           title={notFound ? t('form.not_found_title', { defaultValue: 'Record not found' }) : t('form.load_failed_title', { defaultValue: 'Could not load the record' })}
         >
           {notFound
-            ? t('form.not_found_text', { entity: entityLabel(tr, entity), defaultValue: 'This {{entity}} record does not exist or belongs to another institute.' })
+            ? t('form.not_found_text', { entity: entityLabel(tr, entity), defaultValue: 'This {{entity}} record does not exist, or it is not open to you.' })
             : t('form.load_failed_text', { defaultValue: 'Please try again.' })}
         </Alert>
         <Group>

@@ -88,7 +88,11 @@ const defaultColDef: ColDef<EntityRow> = { width: COLUMN_WIDTH, minWidth: COLUMN
 function fitColumns(api: GridApi<EntityRow>, available: number): void {
   api.autoSizeAllColumns();
   const used = api.getAllDisplayedColumns().reduce((sum, c) => sum + c.getActualWidth(), 0);
-  if (used < available) api.sizeColumnsToFit({ defaultMinWidth: COLUMN_WIDTH });
+  // Fit to the width left beside a vertical scrollbar (given, not measured: the bar may only appear once
+  // more rows arrive), so the last column's right-aligned numbers are never cut.
+  // Pinned columns (the checkbox) keep their width and are left out of what the centre may fill.
+  const pinned = api.getAllDisplayedColumns().filter((c) => c.getPinned()).reduce((sum, c) => sum + c.getActualWidth(), 0);
+  if (used < available) api.sizeColumnsToFit(available - pinned);
 }
 
 const selectionColumnDef: SelectionColumnDef = { width: 36, minWidth: 36, maxWidth: 36, resizable: false, pinned: 'left' };
@@ -184,6 +188,8 @@ export function EntityGrid(props: EntityGridProps) {
           cellDataType: false,
           comparator: keepServerOrder,
           type: c.align === 'right' ? 'rightAligned' : undefined,
+          // A record code needs its digits, not a share of a wide screen: names get the room instead.
+          suppressSizeToFit: c.kind === 'code',
           // Same text as the view form and the export: option labels and Yes/No in the current language.
           valueFormatter: (p) => formatColumnCell(entity, c.colId, p.value, t),
           // Double click, Enter or F2 edit in place; Escape cancels (the grid's own keys).
@@ -335,7 +341,7 @@ export function EntityGrid(props: EntityGridProps) {
           onFirstDataRendered={(e) => {
             if (savedLayout || carriedState.current) return;
             // Less a scrollbar's width, so that filling the room never brings a horizontal scrollbar.
-            fitColumns(e.api, (gridBoxRef.current?.clientWidth ?? 0) - 20);
+            fitColumns(e.api, (gridBoxRef.current?.clientWidth ?? 0) - 22);
           }}
           onGridReady={onGridReady}
           onSortChanged={onSortChanged}
