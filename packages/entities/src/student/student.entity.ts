@@ -15,7 +15,7 @@ export const student = defineEntity({
   fields: {
     stud_cd: code(),
     stud_fs_nm: text({ label: 'Student Name', required: true, search: true, max: 150 }),
-    stud_nm_ntv_lang: text({ label: 'Name in Native Language', max: 150 }),
+    stud_nm_ntv_lang: text({ label: 'Name in Native Language', max: 150, gridHidden: true }),
     // Unique within the scope (institute and year): next year's row of the same student keeps the number.
     stud_adm_cd: text({ label: 'Admission No', required: true, search: true, unique: true, max: 40 }),
     stud_roll_nmb: number({ label: 'Roll No', min: 1, max: 9999 }),
