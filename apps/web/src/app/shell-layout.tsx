@@ -41,7 +41,7 @@ export function ShellLayout() {
           <Group gap="xs" wrap="nowrap">
             {!isMobile && (
               <>
-                <InstituteSwitcher size="xs" w={230} />
+                <InstituteSwitcher size="xs" w={{ base: 230, lg: 380 }} />
                 <YearSwitcher size="xs" w={130} />
                 <LanguageSwitcher size="xs" w={125} />
               </>
