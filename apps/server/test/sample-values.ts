@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { call, type Session } from './test-server';
 
 let counter = 0;
+let freshNumbers = 0;
 const uniq = (): string => `${Date.now().toString(36)}${(counter++).toString(36)}`.toUpperCase();
 
 /** A valid value for a field, different on every call where the field must be unique. */
@@ -17,6 +18,9 @@ export async function sampleValue(app: FastifyInstance, s: Session, f: Field, fr
       return `Test ${u}`.slice(0, f.max);
     }
     case 'number':
+      // A number in a unique combination (an academic year's start year) counts down from the top of its
+      // range, away from the seed's real values, instead of landing on them as the shared counter moves.
+      if (fresh) return f.max - (freshNumbers++ % Math.max(1, Math.min(f.max - f.min + 1, 1000)));
       return f.min + ((counter++ * 7) % Math.max(1, Math.min(f.max - f.min, 1000)));
     case 'money':
       return '1234.50';

@@ -57,6 +57,16 @@ import { bus } from './transport/bus.entity';
 import { userPermissionGroup } from './user-permission/user-permission-group.entity';
 import { userPermissionMapping } from './user-permission/user-permission-mapping.entity';
 import { userPermission } from './user-permission/user-permission.entity';
+import { expense } from './budget/expense.entity';
+import { cancelFee } from './fee/cancel-fee.entity';
+import { feeFollowup } from './fee/fee-followup.entity';
+import { fee } from './fee/fee.entity';
+import { onlinePaymentRequest } from './fee/online-payment-request.entity';
+import { notification } from './features/notification.entity';
+import { bookCheckin } from './library/book-checkin.entity';
+import { bookCheckinoutSummary } from './library/book-checkinout-summary.entity';
+import { bookCheckout } from './library/book-checkout.entity';
+import { busMapping } from './transport/bus-mapping.entity';
 
 /** Every entity, in dependency order (a link's target comes before the entity that links to it). */
 export const entities: readonly AnyEntity[] = [
@@ -122,6 +132,18 @@ export const entities: readonly AnyEntity[] = [
   sectionTimetable,
   migration,
   mobNotification,
+  // issue 3, fourth batch: fees, budget, transport, library, notifications (after the students, classes,
+  // fee groups, buses and books they link to)
+  fee,
+  feeFollowup,
+  cancelFee,
+  onlinePaymentRequest,
+  expense,
+  busMapping,
+  bookCheckout,
+  bookCheckin,
+  bookCheckinoutSummary,
+  notification,
 ];
 
 const byName = new Map(entities.map((e) => [e.name, e]));

@@ -1,10 +1,12 @@
 import { livePages, pagesOfEntity, pagePath, type PageDef } from '@campus/entities/pages';
+import { entity } from '@campus/entities/registry';
 import { hash } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { rows, sql, type Db, type DbOrTx } from '../client';
 import { addDays, holidaysOf, inYear, iso } from './calendar';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
+import { expensePlan, feePlan } from './money-plans';
 import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
 import { rngFor, type Rng } from './prng';
 
@@ -333,6 +335,47 @@ async function fees(c: Ctx): Promise<void> {
   );
 }
 
+/** Codes by name of an entity's rows in this institute (and year, for a year-scoped one). */
+async function codesOf(c: Ctx, entityName: string, nameField: string): Promise<Map<string, number>> {
+  const e = entity(entityName);
+  // Names come from the declaration, so a typo fails here rather than as SQL.
+  if (!e.fields[nameField]) throw new Error(`demo: ${entityName} has no field ${nameField}`);
+  const inYearOnly = e.scope === 'academic-year' ? sql` AND acdm_cd = ${c.acdmCd}` : sql``;
+  const got = await rows<Row>(
+    c.tx,
+    sql`SELECT ${sql.identifier(e.key)} AS k, ${sql.identifier(nameField)} AS n FROM ${sql.identifier(e.table)} WHERE inst_cd = ${c.instCd}${inYearOnly}`,
+  );
+  return new Map(got.map((g) => [String(g.n), Number(g.k)]));
+}
+
+/** Fee mapping (what each fee costs each class per term) and a quarter's income and expense entries. */
+async function feeMappingAndExpenses(c: Ctx): Promise<void> {
+  const groups = await codesOf(c, 'fee_group', 'fee_grp_nm');
+  const types = await codesOf(c, 'fee_type', 'feetyp_nm');
+  const classes = await codesOf(c, 'class', 'cls_nm');
+  const need = (m: Map<string, number>, k: string): number => {
+    const v = m.get(k);
+    if (v === undefined) throw new Error(`demo: no ${k} for the fee plan`);
+    return v;
+  };
+  const mapping: Row[] = [];
+  for (const line of feePlan[c.plan.kind]) {
+    for (const cls of line.classes) {
+      mapping.push(
+        year(c, { fee_grp_cd: need(groups, line.group), feetyp_cd: need(types, line.type), cls_cd: need(classes, cls), fee_amt: line.newAmt, fee_amt_aftr_prmtn: line.oldAmt }),
+      );
+    }
+  }
+  await add(c, 'fee', mapping);
+  const subs = await codesOf(c, 'expense_sub_category', 'exp_sub_ctgy_nm');
+  const entries = expensePlan[c.plan.kind].map((x) => {
+    const dt = inYear(c.startYear, c.plan.joinMonth, x.at[0], x.at[1]);
+    // Entered on the day it was paid.
+    return year(c, { exp_sub_ctgy_cd: need(subs, x.sub), exp_desc: x.desc, exp_amt: x.amt, exp_dt: dt, exp_crt_dt: dt });
+  });
+  await add(c, 'expense', entries);
+}
+
 /** An ISBN-13 in the 978-81 (India) range with its check digit, unique within the run. */
 function isbn(r: Rng, seen: Set<string>): string {
   for (;;) {
@@ -426,6 +469,7 @@ async function buildInstitute(c: Ctx): Promise<Built> {
   await students(c, cs);
   const buses = await transportAndBudget(c);
   await fees(c);
+  await feeMappingAndExpenses(c);
   await library(c);
   await exams(c, { ...cs, ...staff });
   await calendar(c);

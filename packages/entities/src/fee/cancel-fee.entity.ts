@@ -1,0 +1,30 @@
+import { code, date, defineEntity, link, money, number, text } from '../define';
+
+/**
+ * A cancelled fee bill, kept for the audit of the fee office. Written only by the fee-cancel workflow (which
+ * also undoes a cancellation), so the generic engine lists and reads it and nothing else.
+ */
+export const cancelFee = defineEntity({
+  name: 'cancel_fee',
+  table: 'cancel_fee',
+  key: 'fee_cncl_cd',
+  scope: 'academic-year',
+  label: 'Cancelled Fee',
+  title: 'fee_cncl_cd',
+  fields: {
+    fee_cncl_cd: code(),
+    // The cancelled bill's number; a plain number until the fee collection (bill) entity exists to link to.
+    fee_cncl_fee_cd: number({ label: 'Bill No', readOnly: true }),
+    fee_cncl_stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', readOnly: true, search: true }),
+    fee_cncl_tot_amt: money({ label: 'Total Amount', readOnly: true }),
+    // Names as they were at the time, like certificate's usr_nm: a later rename must not rewrite history.
+    bill_by: text({ label: 'Billed By', readOnly: true, search: true, max: 60 }),
+    fee_cncl_bill_dt: date({ label: 'Bill Date', readOnly: true }),
+    cncl_by: text({ label: 'Cancelled By', readOnly: true, search: true, max: 60 }),
+    fee_cncl_dt: date({ label: 'Cancelled Date', readOnly: true }),
+    fee_cncl_rsn: text({ label: 'Reason', readOnly: true, search: true, multiline: true, max: 500 }),
+  },
+  ownership: 'creator',
+  routes: ['list', 'get'],
+  defaultSort: { field: 'fee_cncl_cd', dir: 'desc' },
+});

@@ -1,0 +1,18 @@
+import { defineEntity } from '../define';
+import { bookMovementFields } from './book-movement-fields';
+
+/** Books returned by a student or an employee in one go (page library/book_checkin). */
+export const bookCheckin = defineEntity({
+  name: 'book_checkin',
+  // The spec's list call for the Book Return page.
+  api: '/api/bookcheckin/',
+  table: 'book_checkin',
+  key: 'bk_chk_cd',
+  scope: 'institute',
+  label: 'Book Return',
+  title: 'bk_chk_usr_nm',
+  fields: bookMovementFields('Return No'),
+  // Returning changes the stock in the same transaction: the return workflow will own the writes.
+  routes: ['list', 'get'],
+  defaultSort: { field: 'bk_chk_cd', dir: 'desc' },
+});
