@@ -457,7 +457,8 @@ async function calendar(c: Ctx): Promise<void> {
   await add(
     c,
     'circular',
-    c.plan.circulars.map((x) =>
+    // A circular dated after today has not been sent yet: the demo shows only those already issued.
+    c.plan.circulars.filter((x) => inYear(c.startYear, c.plan.joinMonth, x.at[0], x.at[1]) <= c.today).map((x) =>
       year(c, { crlr_sub: x.sub.replace('new academic year', `academic year ${label}`), crlr_dscr: x.dscr, crlr_dt: inYear(c.startYear, c.plan.joinMonth, x.at[0], x.at[1]), crlr_crt_dt: inYear(c.startYear, c.plan.joinMonth, x.at[0], x.at[1]) }),
     ),
   );
