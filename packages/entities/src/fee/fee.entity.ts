@@ -23,5 +23,6 @@ export const fee = defineEntity({
   },
   // Two amounts for one fee of one class in one term would leave the fee counter guessing.
   uniqueTogether: [{ fields: ['fee_grp_cd', 'feetyp_cd', 'cls_cd'], message: 'This class already has an amount for this fee type in this fee group.' }],
+  inlineEdit: ['fee_amt'],
   defaultSort: { field: 'fee_cd', dir: 'asc' },
 });
