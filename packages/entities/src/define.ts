@@ -37,8 +37,12 @@ interface FieldCommon {
   placeholder?: string;
   /** Fixed after create: a PUT may not change it. */
   immutable?: boolean;
-  /** Filled by the server: creation date/time, or the creating user's name. Implies readOnly. */
-  auto?: 'created-at' | 'created-by';
+  /**
+   * Filled by the server, never by a request (implies readOnly): created-at / created-by (login id) on
+   * create; updated-at / updated-by-name (full name) on create and on every update that changes something.
+   * A date field gets the local date, a time field the local time, others a timestamp.
+   */
+  auto?: 'created-at' | 'created-by' | 'updated-at' | 'updated-by-name';
 }
 
 export interface CodeField extends FieldCommon { kind: 'code' }

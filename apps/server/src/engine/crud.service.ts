@@ -76,11 +76,14 @@ function validate(e: AnyEntity, body: unknown, mode: 'create' | 'update'): Row {
   return parsed.data;
 }
 
-async function fillAuto(e: AnyEntity, ctx: RequestContext, values: Row): Promise<void> {
+async function fillAuto(e: AnyEntity, ctx: RequestContext, values: Row, mode: 'create' | 'update' = 'create'): Promise<void> {
   const now = localDateTime();
   for (const [name, f] of Object.entries(e.fields)) {
-    if (f.auto === 'created-at') values[name] = f.kind === 'date' ? now.date : new Date().toISOString();
-    if (f.auto === 'created-by') values[name] = ctx.user.usr_nm;
+    const stamp = f.kind === 'date' ? now.date : f.kind === 'time' ? now.time : new Date().toISOString();
+    if (mode === 'create' && f.auto === 'created-at') values[name] = stamp;
+    if (mode === 'create' && f.auto === 'created-by') values[name] = ctx.user.usr_nm;
+    if (f.auto === 'updated-at') values[name] = stamp;
+    if (f.auto === 'updated-by-name') values[name] = ctx.user.usr_full_nm;
   }
 }
 
@@ -263,6 +266,7 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
       await checkUnique(tx, e, ctx, { ...before, ...changed }, id);
       for (const h of hooksOf(e.name)) await h.beforeUpdate?.(tx, ctx, before, changed);
       await hashPasswords(e, changed);
+      await fillAuto(e, ctx, changed, 'update');
       const t = dyn(entityTable(e.name).table);
       const done = await tx
         .update(t)

@@ -14,9 +14,7 @@ export const feeFollowup = defineEntity({
     fee_flwup_nt: text({ label: 'Note', required: true, search: true, multiline: true, max: 1000 }),
     fee_flwup_nxt_dt: date({ label: 'Next Follow Up Date' }),
     fee_flwup_crt_dt: date({ label: 'Created Date', auto: 'created-at' }),
-    // The engine stamps creation dates but not times (auto 'created-at' on a time field would write a full
-    // timestamp), so this stays empty and off the default grid until it can: see decisions, fourth batch.
-    fee_flwup_crt_tm: time({ label: 'Created Time', readOnly: true, gridHidden: true }),
+    fee_flwup_crt_tm: time({ label: 'Created Time', auto: 'created-at' }),
   },
   // The row names a student, not a section, like the wallet: see decisions.
   ownership: 'creator',

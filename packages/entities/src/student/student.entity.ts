@@ -1,4 +1,4 @@
-import { code, date, defineEntity, link, number, select, text } from '../define';
+import { code, date, defineEntity, image, link, number, select, text } from '../define';
 
 /**
  * A student as enrolled in one academic year: the class and section are that year's. Moving a student on to
@@ -29,6 +29,7 @@ export const student = defineEntity({
     stud_mthr_nm: text({ label: "Mother's Name", max: 150 }),
     stud_ph: text({ label: 'Phone', format: 'phone', search: true, max: 20 }),
     stud_eml: text({ label: 'E-mail', format: 'email', max: 150 }),
+    stud_photo: image({ label: 'Photo', gridHidden: true }),
     stud_per_adr: text({ label: 'Permanent Address', multiline: true, max: 500 }),
     // Not in the spec's list; kept for certificates and government returns, off the default grid.
     rgn_cd: link({ label: 'Religion', to: 'religion', display: 'rgn_nm', as: 'rgn_nm', gridHidden: true }),

@@ -18,10 +18,9 @@ export const wallet = defineEntity({
     // Fixed after create: moving a balance to another child is a refund and a new wallet, not an edit.
     stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', required: true, search: true, immutable: true }),
     wlt_amt: money({ label: 'Balance', required: true }),
-    // The spec's 'last updated by / on'. The engine stamps only creation (auto), and a creation stamp would be
-    // wrong after the first edit, so these stay empty (and off the default grid) until an update stamp exists.
-    usr_full_nm: text({ label: 'Updated By', readOnly: true, gridHidden: true, max: 150 }),
-    wlt_updt_dt: date({ label: 'Updated Date', readOnly: true, gridHidden: true }),
+    // The spec's 'last updated by / on': stamped by the server on every change of the balance.
+    usr_full_nm: text({ label: 'Updated By', auto: 'updated-by-name', max: 150 }),
+    wlt_updt_dt: date({ label: 'Updated Date', auto: 'updated-at' }),
   },
   uniqueTogether: [{ fields: ['stud_cd'], message: 'This student already has a wallet.' }],
   // The row names a student, not a section, so 'his students only' cannot go through the subject mapping.

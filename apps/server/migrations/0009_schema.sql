@@ -1,0 +1,1 @@
+ALTER TABLE "student" ADD COLUMN "stud_photo" varchar(200);
