@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiLogin } from './api-client';
 import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
 
 /*
@@ -117,60 +118,6 @@ async function signOutThroughUi(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'My Profile' }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await page.waitForURL((u) => u.pathname === '/login', { timeout: 15_000 });
-}
-
-// ---------- API helpers (spec section 7 headers) ----------
-
-interface ApiSession {
-  usrNm: string;
-  usrCd: number;
-  token: string;
-  instCd: number;
-  xsrf: string;
-}
-
-async function apiLogin(baseUrl: string, usrNm: string, pwd: string): Promise<ApiSession> {
-  const res = await fetch(`${baseUrl}/api/employee/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', auth_token: 'login' },
-    body: JSON.stringify({ usr_nm: usrNm, usr_pwd: pwd }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { usr_nm: string; usr_cd: number; usr_token: string; usr_inst_cd: number };
-  const xsrf = res.headers
-    .getSetCookie()
-    .map((c) => /^XSRF-TOKEN=([^;]*)/.exec(c)?.[1])
-    .find((v): v is string => !!v);
-  if (!xsrf) throw new Error('the login answer set no XSRF-TOKEN cookie');
-  return { usrNm: body.usr_nm, usrCd: body.usr_cd, token: body.usr_token, instCd: body.usr_inst_cd, xsrf };
-}
-
-async function api<T>(
-  baseUrl: string,
-  s: ApiSession,
-  method: 'GET' | 'POST',
-  path: string,
-  where: { module: string; page: string },
-  body?: unknown,
-): Promise<{ status: number; json: T }> {
-  const headers: Record<string, string> = {
-    username: s.usrNm,
-    usercode: String(s.usrCd),
-    auth_token: s.token,
-    inst_cd: String(s.instCd),
-    platform: 'web',
-    data_chk: '0',
-    pagename: where.page,
-  };
-  if (method !== 'GET') {
-    headers.modulename = where.module;
-    headers['content-type'] = 'application/json';
-    headers['x-xsrf-token'] = s.xsrf;
-    headers.cookie = `XSRF-TOKEN=${s.xsrf}`;
-  }
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
 }
 
 // ---------- the test ----------

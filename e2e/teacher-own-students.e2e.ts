@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiLogin, type ApiSession } from './api-client';
 import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
 
 /*
@@ -30,15 +31,7 @@ interface MenuTexts {
 }
 const texts = JSON.parse(readFileSync(join(import.meta.dirname, '../apps/web/public/assets/language/english.json'), 'utf8')) as MenuTexts;
 
-// ---------- API helpers (spec section 7 headers) ----------
-
-interface ApiSession {
-  usrNm: string;
-  usrCd: number;
-  token: string;
-  instCd: number;
-  xsrf: string;
-}
+// ---------- API answers ----------
 
 interface StudentRow {
   stud_cd: number;
@@ -66,50 +59,6 @@ interface ListAnswer<T> {
 const STUDENT_PAGE = { module: 'student', page: 'profile' };
 const MAPPING_PAGE = { module: 'subject', page: 'subject_detail' };
 
-async function apiLogin(baseUrl: string, usrNm: string, pwd: string): Promise<ApiSession> {
-  const res = await fetch(`${baseUrl}/api/employee/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', auth_token: 'login' },
-    body: JSON.stringify({ usr_nm: usrNm, usr_pwd: pwd }),
-  });
-  expect(res.status, `sign-in of ${usrNm}`).toBe(200);
-  const body = (await res.json()) as { usr_nm: string; usr_cd: number; usr_token: string; usr_inst_cd: number };
-  const xsrf = res.headers
-    .getSetCookie()
-    .map((c) => /^XSRF-TOKEN=([^;]*)/.exec(c)?.[1])
-    .find((v): v is string => !!v);
-  if (!xsrf) throw new Error('the login answer set no XSRF-TOKEN cookie');
-  return { usrNm: body.usr_nm, usrCd: body.usr_cd, token: body.usr_token, instCd: body.usr_inst_cd, xsrf };
-}
-
-async function api<T>(
-  baseUrl: string,
-  s: ApiSession,
-  method: 'GET' | 'PUT',
-  path: string,
-  where: { module: string; page: string },
-  body?: unknown,
-): Promise<{ status: number; json: T }> {
-  const headers: Record<string, string> = {
-    username: s.usrNm,
-    usercode: String(s.usrCd),
-    auth_token: s.token,
-    inst_cd: String(s.instCd),
-    platform: 'web',
-    // Sent as 0 on purpose: the server must take 'his students only' from the permission row, not from here.
-    data_chk: '0',
-    pagename: where.page,
-  };
-  if (method !== 'GET') {
-    headers.modulename = where.module;
-    headers['content-type'] = 'application/json';
-    headers['x-xsrf-token'] = s.xsrf;
-    headers.cookie = `XSRF-TOKEN=${s.xsrf}`;
-  }
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-}
 
 /** Every row of a list, page by page (the API gives at most 500 a page; the school has 600 students). */
 async function listAll<T>(baseUrl: string, s: ApiSession, path: string, where: { module: string; page: string }): Promise<ListAnswer<T>> {
