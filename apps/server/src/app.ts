@@ -16,7 +16,6 @@ import { registerCrudRoutes } from './engine/crud.routes';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
 import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
-import { registerStudentHooks } from './hooks/student.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
 import { HttpError } from './lib/http-error';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
@@ -48,7 +47,6 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     registerEmployeeHooks();
     registerInstituteHooks();
     registerRoleHooks();
-    registerStudentHooks();
     registerUserPermissionHooks();
     hooksRegistered = true;
   }

@@ -223,4 +223,13 @@ describe.each(backends)("a teacher's own students, on %s", (backend) => {
     const back = await call(srv.app, s, 'PUT', `/api/student/${studB}`, { cls_cd: cls1, sec_cd: secB, row_ver: Number(row.row_ver) + 1 });
     expect(back.statusCode, back.body).toBe(200);
   });
+
+  it('holds the same rule for every entity that declares it, e.g. a subject mapping', async () => {
+    const m = as(admin, 'subject', 'subject_detail');
+    const subject = await call(srv.app, as(admin, 'subject', 'subject'), 'POST', '/api/subject/', { sub_nm: 'Within Check Science' });
+    expect(subject.statusCode, subject.body).toBe(201);
+    const bad = await call(srv.app, m, 'POST', '/api/subjectDetail/', { cls_cd: cls1, sec_cd: secC2, sub_cd: subject.json<Row>().sub_cd });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(bad.json<{ message: string }>().message).toBe("Section 'A' is not a section of the chosen class.");
+  });
 });

@@ -96,6 +96,11 @@ export interface LinkField extends FieldCommon {
    * sister institutes); otherwise it must be in the request's own scope.
    */
   anyOfMyInstitutes?: boolean;
+  /**
+   * The chosen target must agree with this row: { target field: this entity's field }. A section link with
+   * `within: { cls_cd: 'cls_cd' }` accepts only a section of the class chosen on the same row.
+   */
+  within?: Readonly<Record<string, string>>;
 }
 export interface ImageField extends FieldCommon { kind: 'image'; allowPdf?: boolean }
 export interface FileField extends FieldCommon { kind: 'file' }

@@ -118,6 +118,27 @@ async function checkLinks(tx: Tx, e: AnyEntity, ctx: RequestContext, values: Row
   }
 }
 
+/**
+ * Declared agreement between a link's target and the row (`within`): a section of the chosen class. `row` is
+ * the whole row as it will be; only links whose own value or matched fields are being written are checked.
+ */
+async function checkLinksWithin(tx: Tx, e: AnyEntity, written: Row, row: Row): Promise<void> {
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.kind !== 'link' || !f.within) continue;
+    const pairs = Object.entries(f.within);
+    if (!(name in written) && !pairs.some(([, own]) => own in written)) continue;
+    if (row[name] === null || row[name] === undefined || pairs.some(([, own]) => row[own] === null || row[own] === undefined)) continue;
+    const te = entityTable(f.to);
+    const t = dyn(te.table);
+    const [target] = await tx.select().from(t).where(eq(t[te.entity.key], row[name]));
+    const off = pairs.find(([theirs, own]) => target && Number(target[theirs]) !== Number(row[own]));
+    if (!target || !off) continue;
+    const ownLabel = e.fields[off[1]]?.label ?? off[1];
+    const message = `${f.label} '${String(target[f.display])}' is not a ${f.label.toLowerCase()} of the chosen ${ownLabel.toLowerCase()}.`;
+    throw badRequest(message, [{ field: name, message }]);
+  }
+}
+
 function scopeOf(e: AnyEntity, t: DynTable, ctx: RequestContext, global: boolean): SQL | undefined {
   if (global) return undefined;
   if (e.scope === 'institute') return eq(t.inst_cd, ctx.instCd);
@@ -204,6 +225,7 @@ export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext,
   await checkLinks(tx, e, ctx, values);
   const uploads = await takeUploads(tx, e, ctx, values);
   await checkUnique(tx, e, ctx, values, null);
+  await checkLinksWithin(tx, e, values, values);
   for (const h of hooksOf(e.name)) await h.beforeCreate?.(tx, ctx, values);
   await hashPasswords(e, values);
   const t = dyn(entityTable(e.name).table);
@@ -264,6 +286,7 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
       await checkLinks(tx, e, ctx, changed);
       const uploads = await takeUploads(tx, e, ctx, changed);
       await checkUnique(tx, e, ctx, { ...before, ...changed }, id);
+      await checkLinksWithin(tx, e, changed, { ...before, ...changed });
       for (const h of hooksOf(e.name)) await h.beforeUpdate?.(tx, ctx, before, changed);
       await hashPasswords(e, changed);
       await fillAuto(e, ctx, changed, 'update');

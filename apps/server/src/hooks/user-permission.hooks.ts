@@ -69,10 +69,11 @@ export function registerUserPermissionHooks(): void {
       const mine = await mineOf(tx, ctx);
       for (const r of users) {
         const usrCd = Number(r.usr_prms_usr_cd);
-        if (!ctx.user.is_admin && (await isAdminUser(tx, usrCd))) throw forbidden(ADMIN_TARGET);
+        const targetIsAdmin = await isAdminUser(tx, usrCd);
+        if (!ctx.user.is_admin && targetIsAdmin) throw forbidden(ADMIN_TARGET);
         const page = findPage(String(r.usr_prms_mdl), String(r.usr_prms_page));
         if (!page) continue;
-        const fallback = await effectivePermissions(tx, usrCd, ctx.instCd, await isAdminUser(tx, usrCd), page, true);
+        const fallback = await effectivePermissions(tx, usrCd, ctx.instCd, targetIsAdmin, page, true);
         const refusal = grantRefusal(mine, [...fallback.values()].map(grantOf));
         if (refusal) throw forbidden(`${refusal} (Removing this row leaves the employee with what their groups give.)`);
       }

@@ -15,7 +15,7 @@ export const employeeTimetable = defineEntity({
     emp_tme_tbl_day: select({ label: 'Day', options: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'], required: true, defaultValue: 'Monday' }),
     emp_tme_tbl_prd: number({ label: 'Period', required: true, min: 1, max: 16 }),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true, search: true }),
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
     sub_cd: link({ label: 'Subject', to: 'subject', display: 'sub_nm', as: 'sub_nm', required: true, search: true }),
   },
   uniqueTogether: [

@@ -15,7 +15,7 @@ export const exam = defineEntity({
     exmtyp_cd: link({ label: 'Exam Type', to: 'exam_type', display: 'exmtyp_nm', as: 'exmtyp_nm', required: true, search: true }),
     // The spec's cls_sec_nm is class and section together; a link shows one target field, so both are shown.
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true, search: true }),
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
     exm_strt_dt: date({ label: 'Start Date', required: true }),
     exm_end_dt: date({ label: 'End Date', required: true, notBefore: 'exm_strt_dt' }),
   },

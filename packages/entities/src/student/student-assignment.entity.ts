@@ -12,7 +12,7 @@ export const studentAssignment = defineEntity({
     stud_asgmt_cd: code(),
     stud_asgmt_ttl: text({ label: 'Title', required: true, search: true, max: 200 }),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true, search: true }),
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
     sub_cd: link({ label: 'Subject', to: 'subject', display: 'sub_nm', as: 'sub_nm', required: true, search: true }),
     stud_asgmt_dscr: text({ label: 'Description', multiline: true, max: 2000, gridHidden: true }),
     stud_asgmt_due_dt: date({ label: 'Due Date', required: true }),

@@ -13,7 +13,7 @@ export const studentDaywiseAttendanceSummary = defineEntity({
     stud_attn_sum_day: date({ label: 'Day', required: true }),
     // The class only makes the section readable ('VI' next to 'A'); the section decides.
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true, search: true }),
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
     stud_attn_sum_psnt_cnt: number({ label: 'Present', required: true, max: 9999 }),
     stud_attn_sum_absnt_cnt: number({ label: 'Absent', required: true, max: 9999 }),
     stud_attn_sum_od_cnt: number({ label: 'On Duty', max: 9999 }),

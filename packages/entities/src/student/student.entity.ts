@@ -21,7 +21,7 @@ export const student = defineEntity({
     stud_roll_nmb: number({ label: 'Roll No', min: 1, max: 9999 }),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true, search: true }),
     // Must be a section of the chosen class: checked by the student hooks on every write.
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
     medium: select({ label: 'Medium', options: ['English', 'Tamil', 'Hindi', 'Malayalam', 'Telugu', 'Kannada', 'Other'] }),
     stud_doj: date({ label: 'Date of Joining' }),
     stud_gnd: select({ label: 'Gender', options: ['Male', 'Female', 'Other'] }),

@@ -14,7 +14,7 @@ export const subjectDetail = defineEntity({
   fields: {
     sub_dtl_cd: code(),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true, search: true }),
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
     sub_cd: link({ label: 'Subject', to: 'subject', display: 'sub_nm', as: 'sub_nm', required: true, search: true }),
     // Optional: a subject is mapped to a section before its teacher is appointed.
     usr_cd: link({ label: 'Teacher', to: 'employee', display: 'usr_full_nm', as: 'usr_full_nm', search: true }),
