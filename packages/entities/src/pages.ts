@@ -75,11 +75,11 @@ export const pages: readonly PageDef[] = [
   p('student', 'wallet', 'Wallet', 'wallet'),
   p('student', 'certificate', 'Certificate', 'certificate'),
   p('student', 'promotion', 'Promotion', 'promotion'),
-  p('student', 'interchange', 'Interchange'),
+  p('student', 'interchange', 'Interchange', 'student_interchange'),
   p('student', 'assignment', 'Assignment', 'student_assignment', ['take_action']),
   p('student', 'resource', 'Resource', 'student_resource'),
   p('student', 'daywise_attendance', 'Daywise Attendance', 'student_daywise_attendance_summary'),
-  p('student', 'attendance', 'Attendance', undefined, [], crud, false),
+  p('student', 'attendance', 'Attendance', 'student_attendance', [], crud, false),
   p('student', 'leave_request', 'Leave Request', 'student_leave', ['take_action'], crud, false),
   p('student', 'discount', 'Discount', undefined, [], crud, false),
   // Not named by the spec's page list, only by its list calls (/api/early_pickup/, /api/member_pickup/):

@@ -49,6 +49,8 @@ import { studentAdmission } from './student/student-admission.entity';
 import { studentAssignment } from './student/student-assignment.entity';
 import { studentDaywiseAttendanceSummary } from './student/student-daywise-attendance-summary.entity';
 import { studentLeave } from './student/student-leave.entity';
+import { studentAttendance } from './student/student-attendance.entity';
+import { studentInterchange } from './student/student-interchange.entity';
 import { studentResource } from './student/student-resource.entity';
 import { wallet } from './student/wallet.entity';
 import { subjectDetail } from './subject/subject-detail.entity';
@@ -144,6 +146,9 @@ export const entities: readonly AnyEntity[] = [
   bookCheckin,
   bookCheckinoutSummary,
   notification,
+  // student workflows: attendance marking and section interchange (after the students and sections)
+  studentAttendance,
+  studentInterchange,
 ];
 
 const byName = new Map(entities.map((e) => [e.name, e]));

@@ -1,6 +1,6 @@
 import { code, date, defineEntity, link, number } from '../define';
 
-/** How many of a section's students were present, absent and on duty on one day. */
+/** How many of a section's students were present, absent and on duty on one day (from student_attendance). */
 export const studentDaywiseAttendanceSummary = defineEntity({
   name: 'student_daywise_attendance_summary',
   table: 'student_daywise_attendance_summary',
@@ -21,5 +21,8 @@ export const studentDaywiseAttendanceSummary = defineEntity({
   uniqueTogether: [{ fields: ['sec_cd', 'stud_attn_sum_day'], message: "This section's attendance for this day already exists." }],
   // A teacher sees the days of the sections they are mapped to.
   ownership: { through: 'subject_detail', match: { sec_cd: 'sec_cd' }, user: 'usr_cd' },
+  // Counted from the students' rows by the mark-attendance sheet on every save: a typed count would drift
+  // from the rows (and be overwritten by the next save), so nobody writes one by hand.
+  routes: ['list', 'get'],
   defaultSort: { field: 'stud_attn_sum_day', dir: 'desc' },
 });
