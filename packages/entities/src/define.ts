@@ -232,10 +232,19 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
    */
   selfService?: readonly (keyof F & string)[];
   /**
-   * Generic routes this entity gets (default all). Rows written only by workflows or by the server
-   * (history) leave out create/update/delete; a workflow may register its own handler instead.
+   * Generic routes this entity gets (default all; a view's default is list and get). Rows written only by
+   * workflows or by the server (history) leave out create/update/delete; a workflow may register its own
+   * handler instead.
    */
   routes?: readonly CrudRoute[];
+  /**
+   * 'view': the rows are computed by the database from other entities' rows (a student's fee position, a
+   * budget summary), so a report is searched, sorted, paged, scoped and exported like any list, and can
+   * never disagree with the rows it sums. The server supplies the view's SELECT (apps/server/src/db/views);
+   * it must yield every declared field, the scope columns and row_ver. Read-only: list and get only, and no
+   * other entity may link to it.
+   */
+  storage?: 'table' | 'view';
 }
 
 /**
@@ -256,13 +265,21 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
       if (other?.kind !== 'date' || f.notBefore === name) throw new Error(`${def.name}.${name}: notBefore ${f.notBefore} is not another date field`);
     }
   }
+  if (def.storage === 'view') {
+    const writes = (def.routes ?? viewRoutes).filter((r) => !viewRoutes.includes(r));
+    if (writes.length) throw new Error(`${def.name}: a view is read-only, not ${writes.join(', ')}`);
+    if (def.toggles?.length || def.actions?.length || def.inlineEdit?.length || def.uniqueTogether?.length) {
+      throw new Error(`${def.name}: a view has no toggles, actions, inline edits or unique rules`);
+    }
+    if (Object.values(def.fields).some((f) => f.unique)) throw new Error(`${def.name}: a view has no unique fields`);
+  }
   for (const name of def.inlineEdit ?? []) {
     const f: Field | undefined = (def.fields as Record<string, Field>)[name];
     // The in-place editor takes digits and a decimal point only; other kinds need the form's own inputs.
     if (f?.kind !== 'money' && f?.kind !== 'number') throw new Error(`${def.name}: inlineEdit ${name} must be a money or number field`);
     if (f.readOnly || f.auto || f.immutable) throw new Error(`${def.name}: inlineEdit ${name} is not editable after create`);
     // Saved as a PUT: without the generic update route there is nothing to save it with.
-    if (!(def.routes ?? allRoutes).includes('update')) throw new Error(`${def.name}: inlineEdit needs the update route`);
+    if (!routesOf(def as unknown as AnyEntity).includes('update')) throw new Error(`${def.name}: inlineEdit needs the update route`);
   }
   const e = def as unknown as AnyEntity;
   const seen = new Set<string>();
@@ -311,7 +328,10 @@ export function dateRangeIssues(e: AnyEntity, row: Record<string, unknown>, only
 export type CrudRoute = 'list' | 'get' | 'create' | 'update' | 'delete' | 'import';
 
 export const allRoutes: readonly CrudRoute[] = ['list', 'get', 'create', 'update', 'delete', 'import'];
-export const hasRoute = (e: AnyEntity, r: CrudRoute): boolean => (e.routes ?? allRoutes).includes(r);
+export const viewRoutes: readonly CrudRoute[] = ['list', 'get'];
+export const isView = (e: Pick<AnyEntity, 'storage'>): boolean => e.storage === 'view';
+const routesOf = (e: AnyEntity): readonly CrudRoute[] => e.routes ?? (isView(e) ? viewRoutes : allRoutes);
+export const hasRoute = (e: AnyEntity, r: CrudRoute): boolean => routesOf(e).includes(r);
 
 export type AnyEntity = EntityDef<Record<string, Field>>;
 

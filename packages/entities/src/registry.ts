@@ -1,4 +1,4 @@
-import type { AnyEntity } from './define';
+import { isView, type AnyEntity, type LinkField } from './define';
 import { expenseCategory } from './budget/expense-category.entity';
 import { expenseSubCategory } from './budget/expense-sub-category.entity';
 import { classGroup } from './class-section/class-group.entity';
@@ -184,7 +184,17 @@ export function ownershipIssues(list: readonly AnyEntity[]): string[] {
   return out;
 }
 
-const ownershipProblems = ownershipIssues(entities);
+/** A view's rows come and go with the rows it sums, so nothing may hold a reference to one. */
+export function viewLinkIssues(list: readonly AnyEntity[]): string[] {
+  const views = new Set(list.filter(isView).map((e) => e.name));
+  return list.flatMap((e) =>
+    Object.entries(e.fields)
+      .filter(([, f]) => f.kind === 'link' && views.has(f.to))
+      .map(([name]) => `${e.name}.${name}: links to the view ${(e.fields[name] as LinkField).to}`),
+  );
+}
+
+const ownershipProblems = [...ownershipIssues(entities), ...viewLinkIssues(entities)];
 if (ownershipProblems.length) throw new Error(ownershipProblems.join('; '));
 
 export function entity(name: string): AnyEntity {

@@ -3,25 +3,37 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { migrationsDir } from './migrate';
 import { schemaForMigrations } from './tables';
+import { viewDefinitions, type ViewDefinition } from './view-sql';
 
 type Snapshot = Parameters<typeof generateMigration>[0];
+type ViewSnapshot = ViewDefinition[];
 
 /**
  * Diffs the declarations against the last snapshot and writes the next numbered SQL migration.
  * Migrations are committed and never edited after they land. `--check` fails when one is missing.
  */
-export async function pendingStatements(): Promise<{ statements: string[]; next: Snapshot }> {
+export async function pendingStatements(): Promise<{ statements: string[]; next: Snapshot; nextViews: ViewSnapshot }> {
   const snapPath = join(migrationsDir, 'snapshot.json');
   const prev = existsSync(snapPath)
     ? (JSON.parse(readFileSync(snapPath, 'utf8')) as Snapshot)
     : generateDrizzleJson({});
   const next = generateDrizzleJson(schemaForMigrations(), prev.id);
-  return { statements: await generateMigration(prev, next), next };
+  const tables = await generateMigration(prev, next);
+  const viewsPath = join(migrationsDir, 'views.snapshot.json');
+  const prevViews = existsSync(viewsPath) ? (JSON.parse(readFileSync(viewsPath, 'utf8')) as ViewSnapshot) : [];
+  const nextViews = viewDefinitions();
+  const viewsChanged = JSON.stringify(prevViews) !== JSON.stringify(nextViews);
+  if (tables.length === 0 && !viewsChanged) return { statements: [], next, nextViews };
+  // Views are dropped before and created after the table changes: PostgreSQL refuses to alter a column a
+  // view uses, and a view must be rebuilt when a table it reads changes shape.
+  const drops = [...prevViews].reverse().map((v) => `DROP VIEW IF EXISTS "${v.table}";`);
+  const creates = nextViews.map((v) => `CREATE VIEW "${v.table}" AS\n${v.select};`);
+  return { statements: [...drops, ...tables, ...creates], next, nextViews };
 }
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
-  const { statements, next } = await pendingStatements();
+  const { statements, next, nextViews } = await pendingStatements();
   if (statements.length === 0) {
     console.log('Schema matches the declarations: no migration needed.');
     return;
@@ -36,6 +48,7 @@ async function main(): Promise<void> {
   const file = `${String(n).padStart(4, '0')}_${name}.sql`;
   writeFileSync(join(migrationsDir, file), statements.map((s) => `${s.trim()}${s.trim().endsWith(';') ? '' : ';'}`).join('\n--> statement-breakpoint\n') + '\n');
   writeFileSync(join(migrationsDir, 'snapshot.json'), JSON.stringify(next, null, 2) + '\n');
+  writeFileSync(join(migrationsDir, 'views.snapshot.json'), JSON.stringify(nextViews, null, 2) + '\n');
   console.log(`Wrote migrations/${file} (${statements.length} statements).`);
 }
 

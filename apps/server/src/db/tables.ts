@@ -1,4 +1,4 @@
-import { uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
+import { isView, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { sql, type SQL } from 'drizzle-orm';
 import {
@@ -115,6 +115,8 @@ function buildEntityTable(e: AnyEntity): EntityTable {
       .references((): AnyPgColumn => keyColumn('academic'));
   }
   cols.row_ver = integer('row_ver').notNull().default(1);
+  // A view is queried like a table but created by its own SELECT (db/views): no audit columns, no indexes.
+  if (isView(e)) return finish(e, pgTable(e.table, cols), cols);
   cols.crt_by = integer('crt_by');
   cols.crt_dt = timestamp('crt_dt', { withTimezone: true, mode: 'string' }).notNull().defaultNow();
   cols.updt_by = integer('updt_by');
@@ -147,6 +149,10 @@ function buildEntityTable(e: AnyEntity): EntityTable {
     }
     return out;
   });
+  return finish(e, table, cols);
+}
+
+function finish(e: AnyEntity, table: PgTable, cols: Record<string, PgColumnBuilderBase>): EntityTable {
   const all = table as unknown as Record<string, PgColumn>;
   const colMap: Record<string, PgColumn> = {};
   for (const name of Object.keys(cols)) colMap[name] = all[name];
@@ -226,6 +232,6 @@ export const upload = pgTable(
 /** Everything drizzle-kit needs to diff the schema, by export name. */
 export function schemaForMigrations(): Record<string, unknown> {
   const out: Record<string, unknown> = { session, loginAttempt, upload };
-  for (const t of built.values()) out[t.entity.name] = t.table;
+  for (const t of built.values()) if (!isView(t.entity)) out[t.entity.name] = t.table;
   return out;
 }

@@ -1,4 +1,4 @@
-import { bodySchema, createdValue, dateRangeIssues, fieldButtons, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
+import { bodySchema, createdValue, dateRangeIssues, fieldButtons, isView, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { hash } from '@node-rs/argon2';
 import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
@@ -336,7 +336,8 @@ export async function deleteRows(db: Db, e: AnyEntity, ctx: RequestContext, body
 /** Columns of other entities that point at this one: declared links, and scope columns for institute/year. */
 function referencesTo(e: AnyEntity): { other: AnyEntity; column: string }[] {
   const out: { other: AnyEntity; column: string }[] = [];
-  for (const other of entities) {
+  // A view holds no rows of its own: a student it sums must stay deletable.
+  for (const other of entities.filter((o) => !isView(o))) {
     for (const [name, f] of Object.entries(other.fields)) if (f.kind === 'link' && f.to === e.name) out.push({ other, column: name });
     if (e.scope === 'institute-root' && (other.scope === 'institute' || other.scope === 'academic-year')) out.push({ other, column: 'inst_cd' });
     if (e.name === 'academic' && other.scope === 'academic-year') out.push({ other, column: 'acdm_cd' });
