@@ -7,8 +7,13 @@ import { backends, call, login, startTestServer, type Session, type TestServer }
 
 type Row = Record<string, unknown>;
 
-/** Every entity with a page and the generic create route goes through the same checks. */
-const crudEntities = entities.filter((e) => pagesOfEntity(e.name).length > 0 && hasRoute(e, 'create'));
+/**
+ * Every entity with a page and the generic create route goes through the same checks. A student discount
+ * is left to test/discount.test.ts: its hooks derive the percent from the amount and hold the fee mapping to
+ * the student's class, which random sample rows cannot satisfy.
+ */
+const derived = new Set(['student_discount']);
+const crudEntities = entities.filter((e) => pagesOfEntity(e.name).length > 0 && hasRoute(e, 'create') && !derived.has(e.name));
 const listOnly = entities.filter((e) => pagesOfEntity(e.name).length > 0 && !hasRoute(e, 'create') && hasRoute(e, 'list'));
 
 describe.each(backends)('generic engine on %s', (backend) => {

@@ -81,7 +81,7 @@ export const pages: readonly PageDef[] = [
   p('student', 'daywise_attendance', 'Daywise Attendance', 'student_daywise_attendance_summary'),
   p('student', 'attendance', 'Attendance', 'student_attendance', [], crud, false),
   p('student', 'leave_request', 'Leave Request', 'student_leave', ['take_action'], crud, false),
-  p('student', 'discount', 'Discount', undefined, [], crud, false),
+  p('student', 'discount', 'Discount', 'student_discount', [], crud, false),
   // Not named by the spec's page list, only by its list calls (/api/early_pickup/, /api/member_pickup/):
   // reachable by URL and grantable, but out of the menu like leave_request.
   p('student', 'early_pickup', 'Early Pickup', 'early_pickup', ['take_action'], crud, false),
@@ -113,9 +113,9 @@ export const pages: readonly PageDef[] = [
   p('fee', 'fee_type', 'Fee Type', 'fee_type'),
   p('fee', 'fee_group', 'Fee Group', 'fee_group'),
   p('fee', 'fee', 'Fee Mapping', 'fee'),
-  p('fee', 'quick_fee_collection', 'Quick Fee Collection'),
+  p('fee', 'quick_fee_collection', 'Quick Fee Collection', 'collected_fee', [], ['create', 'view', 'export']),
   p('fee', 'fee_management', 'Fee Management'),
-  p('fee', 'fee_collected', 'Fee Collected'),
+  p('fee', 'fee_collected', 'Fee Collected', 'collected_fee', ['cancel_bill', 'undo_cancel'], ['view', 'export']),
   // Written by the fee-cancel workflow (not built yet); standard buttons kept for it, as on promotion.
   p('fee', 'fee_cancel', 'Fee Cancel', 'cancel_fee'),
   p('fee', 'followup', 'Follow Up', 'fee_followup'),

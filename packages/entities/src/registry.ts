@@ -61,6 +61,9 @@ import { userPermissionMapping } from './user-permission/user-permission-mapping
 import { userPermission } from './user-permission/user-permission.entity';
 import { expense } from './budget/expense.entity';
 import { cancelFee } from './fee/cancel-fee.entity';
+import { collectedFeeDetail } from './fee/collected-fee-detail.entity';
+import { collectedFee } from './fee/collected-fee.entity';
+import { studentDiscount } from './student/student-discount.entity';
 import { feeFollowup } from './fee/fee-followup.entity';
 import { fee } from './fee/fee.entity';
 import { onlinePaymentRequest } from './fee/online-payment-request.entity';
@@ -138,7 +141,11 @@ export const entities: readonly AnyEntity[] = [
   // fee groups, buses and books they link to)
   fee,
   feeFollowup,
+  // fee collection: bills and their lines, then the cancellations that point at a bill
+  collectedFee,
+  collectedFeeDetail,
   cancelFee,
+  studentDiscount,
   onlinePaymentRequest,
   expense,
   busMapping,

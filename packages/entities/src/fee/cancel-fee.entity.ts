@@ -1,4 +1,4 @@
-import { code, date, defineEntity, link, money, number, text } from '../define';
+import { code, date, defineEntity, link, money, text } from '../define';
 
 /**
  * A cancelled fee bill, kept for the audit of the fee office. Written only by the fee-cancel workflow (which
@@ -13,8 +13,8 @@ export const cancelFee = defineEntity({
   title: 'fee_cncl_cd',
   fields: {
     fee_cncl_cd: code(),
-    // The cancelled bill's number; a plain number until the fee collection (bill) entity exists to link to.
-    fee_cncl_fee_cd: number({ label: 'Bill No', readOnly: true }),
+    // The cancelled bill, shown by its bill number.
+    fee_cncl_fee_cd: link({ label: 'Bill No', to: 'collected_fee', display: 'fee_coll_bill_no', as: 'fee_coll_bill_no', readOnly: true }),
     fee_cncl_stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', readOnly: true, search: true }),
     fee_cncl_tot_amt: money({ label: 'Total Amount', readOnly: true }),
     // Names as they were at the time, like certificate's usr_nm: a later rename must not rewrite history.
@@ -23,6 +23,9 @@ export const cancelFee = defineEntity({
     cncl_by: text({ label: 'Cancelled By', readOnly: true, search: true, max: 60 }),
     fee_cncl_dt: date({ label: 'Cancelled Date', readOnly: true }),
     fee_cncl_rsn: text({ label: 'Reason', readOnly: true, search: true, multiline: true, max: 500 }),
+    // Undoing a cancellation keeps this row as history and says when and by whom it was undone.
+    fee_cncl_undo_dt: date({ label: 'Undone Date', readOnly: true }),
+    fee_cncl_undo_by: text({ label: 'Undone By', readOnly: true, max: 150 }),
   },
   ownership: 'creator',
   routes: ['list', 'get'],

@@ -1,0 +1,40 @@
+import { code, date, defineEntity, link, money, number, select, text, time } from '../define';
+
+/**
+ * A fee bill (receipt) of one student, written only by the collect-fee workflow (and its status by the
+ * cancel-fee workflow), so the engine lists and reads it and nothing else. Names, class and section are
+ * stored as they were at the counter: a receipt reprinted next year must read as the one handed over.
+ */
+export const collectedFee = defineEntity({
+  name: 'collected_fee',
+  // The spec's list call (section 7).
+  api: '/api/fee/CollectedFee',
+  table: 'fee_collection_bill',
+  key: 'fee_coll_cd',
+  scope: 'academic-year',
+  label: 'Fee Collected',
+  title: 'fee_coll_bill_no',
+  fields: {
+    fee_coll_cd: code(),
+    // Consecutive per institute and academic year, allocated inside the collecting transaction.
+    fee_coll_bill_no: number({ label: 'Bill No', readOnly: true, unique: true, min: 1 }),
+    fee_coll_crt_dt: date({ label: 'Bill Date', readOnly: true }),
+    fee_coll_crt_tm: time({ label: 'Bill Time', readOnly: true }),
+    stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', readOnly: true, search: true }),
+    stud_adm_cd: text({ label: 'Admission No', readOnly: true, search: true, max: 40 }),
+    cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', readOnly: true }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', readOnly: true }),
+    fee_coll_amt: money({ label: 'Total Amount', readOnly: true }),
+    fee_coll_disc_amt: money({ label: 'Discount', readOnly: true }),
+    tnd_typ_cd: link({ label: 'Tender Type', to: 'tender_type', display: 'tnd_typ_nm', as: 'tnd_typ_nm', readOnly: true }),
+    fee_coll_ref: text({ label: 'Reference', readOnly: true, search: true, max: 100 }),
+    fee_coll_by: text({ label: 'Collected By', readOnly: true, search: true, max: 150 }),
+    fee_coll_sts: select({ label: 'Status', options: ['Active', 'Cancelled'], defaultValue: 'Active', readOnly: true, search: true }),
+    // The browser's key for one attempt: a retry or a double click returns the first bill, never a second.
+    fee_coll_idem_key: text({ label: 'Idempotency Key', readOnly: true, unique: true, formHidden: true, gridHidden: true, max: 64 }),
+  },
+  // 'His students only': the bill follows its student's section as it was when collected.
+  ownership: { through: 'subject_detail', match: { sec_cd: 'sec_cd' }, user: 'usr_cd' },
+  routes: ['list', 'get'],
+  defaultSort: { field: 'fee_coll_cd', dir: 'desc' },
+});
