@@ -1,4 +1,4 @@
-import { apiPath, hasRoute, requiredMessage, uniqueTogetherFoldsCase, writableFields, type AnyEntity, type DateField } from '@campus/entities/define';
+import { apiPath, hasRoute, requiredMessage, uniqueTogetherFoldsCase, writableFields, type AnyEntity, type DateField, type NumberField } from '@campus/entities/define';
 import { pagesOfEntity } from '@campus/entities/pages';
 import { entities } from '@campus/entities/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +176,41 @@ describe.each(backends)('generic engine on %s', (backend) => {
           expect(late.statusCode, late.body).toBe(400);
           const both = await call(srv.app, sess, 'PUT', `${api}${row[e.key]}`, { [from]: '2026-07-01', [to]: '2026-07-05', row_ver: row.row_ver });
           expect(both.statusCode, both.body).toBe(200);
+        }
+      });
+    }
+
+    const caps = writableFields(e).filter((x): x is [string, NumberField & { notAbove: string }] => x[1].kind === 'number' && !!x[1].notAbove);
+    if (caps.length) {
+      it('refuses a number above the number it may not exceed, on create, on update of either end and on import', async () => {
+        const sess = pageOf(e, s);
+        for (const [low, f] of caps) {
+          const high = f.notAbove;
+          const message = `'${f.label}' cannot be more than '${e.fields[high].label}'.`;
+          const bad = await call(srv.app, sess, 'POST', api, { ...(await sampleBody(srv.app, sess, e)), [high]: 50, [low]: 51 });
+          expect(bad.statusCode, bad.body).toBe(400);
+          expect(bad.json<{ details: unknown[] }>().details).toEqual([{ field: low, message }]);
+          const ok = await call(srv.app, sess, 'POST', api, { ...(await sampleBody(srv.app, sess, e)), [high]: 50, [low]: 50 });
+          expect(ok.statusCode, ok.body).toBe(201);
+          const row = ok.json<Row>();
+          // A patch of one end is checked against the stored other end.
+          const raised = await call(srv.app, sess, 'PUT', `${api}${row[e.key]}`, { [low]: 60, row_ver: row.row_ver });
+          expect(raised.statusCode, raised.body).toBe(400);
+          expect(raised.json<{ message: string }>().message).toBe(message);
+          const lowered = await call(srv.app, sess, 'PUT', `${api}${row[e.key]}`, { [high]: 40, row_ver: row.row_ver });
+          expect(lowered.statusCode, lowered.body).toBe(400);
+          const both = await call(srv.app, sess, 'PUT', `${api}${row[e.key]}`, { [high]: 100, [low]: 35, row_ver: row.row_ver });
+          expect(both.statusCode, both.body).toBe(200);
+          if (hasRoute(e, 'import')) {
+            const sample = { ...(await sampleBody(srv.app, sess, e)), [high]: 10, [low]: 11 };
+            const cols = Object.keys(sample).filter((n) => typeof sample[n] === 'number' || typeof sample[n] === 'string');
+            const csv = `${cols.join(',')}\n${cols.map((n) => String(sample[n])).join(',')}\n`;
+            const boundary = '----campusRangeBoundary';
+            const payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`);
+            const imp = await call(srv.app, sess, 'POST', `${api}import?dryRun=1`, payload, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+            expect(imp.statusCode, imp.body).toBe(200);
+            expect(imp.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([expect.objectContaining({ field: low, message })]);
+          }
         }
       });
     }

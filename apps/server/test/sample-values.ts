@@ -68,6 +68,10 @@ export async function sampleBody(app: FastifyInstance, s: Session, e: AnyEntity)
     const fresh = !!f.unique || (e.uniqueTogether ?? []).some((u) => u.fields.includes(name));
     body[name] = await sampleValue(app, s, f, fresh);
   }
+  // A number that may not exceed its partner (a pass mark, its maximum) is held down to it.
+  for (const [name, f] of writableFields(e)) {
+    if (f.kind === 'number' && f.notAbove && Number(body[name]) > Number(body[f.notAbove])) body[name] = body[f.notAbove];
+  }
   await agreeWithLinkedParents(app, s, e, body);
   return body;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, bodySchema, bool, code, createdValue, date, dateRangeIssues, defineEntity, fieldButtons, fieldSchema, money, number, requiredMessage, select, text } from './define';
+import { apiUrl, bodySchema, bool, code, createdValue, date, defineEntity, fieldButtons, fieldSchema, money, number, rangeIssues, requiredMessage, select, text } from './define';
 import { entities, entity } from './registry';
 
 describe('body schema from a declaration', () => {
@@ -131,7 +131,7 @@ describe('select option labels', () => {
   });
 });
 
-describe('date ranges (notBefore)', () => {
+describe('ranges (notBefore dates, notAbove numbers)', () => {
   const holiday = entity('holiday');
   const feeGroup = entity('fee_group');
 
@@ -145,20 +145,39 @@ describe('date ranges (notBefore)', () => {
 
   it('accepts a one-day range and checks the fee group due date too', () => {
     expect(bodySchema(holiday, 'create').safeParse({ hly_nm: 'Diwali', hly_frm_dt: '2026-11-10', hly_to_dt: '2026-11-10', hly_typ: 'Festival' }).success).toBe(true);
-    expect(dateRangeIssues(feeGroup, { fee_grp_fee_str_dt: '2026-06-01', fee_grp_fee_exp_dt: '2026-05-31' })).toEqual([
+    expect(rangeIssues(feeGroup, { fee_grp_fee_str_dt: '2026-06-01', fee_grp_fee_exp_dt: '2026-05-31' })).toEqual([
       { field: 'fee_grp_fee_exp_dt', message: "'Due Date' cannot be before 'Start Date'." },
     ]);
   });
 
   it('leaves an update patch to the server (it needs the stored row) and skips empty ends', () => {
     expect(bodySchema(holiday, 'update').safeParse({ hly_to_dt: '2000-01-01' }).success).toBe(true);
-    expect(dateRangeIssues(holiday, { hly_frm_dt: '2026-11-10', hly_to_dt: null })).toEqual([]);
+    expect(rangeIssues(holiday, { hly_frm_dt: '2026-11-10', hly_to_dt: null })).toEqual([]);
   });
 
   it('checks only the ranges touching the given fields', () => {
     const broken = { hly_frm_dt: '2026-11-10', hly_to_dt: '2026-11-01' };
-    expect(dateRangeIssues(holiday, broken, new Set(['hly_nm']))).toEqual([]);
-    expect(dateRangeIssues(holiday, broken, new Set(['hly_frm_dt']))).toHaveLength(1);
+    expect(rangeIssues(holiday, broken, new Set(['hly_nm']))).toEqual([]);
+    expect(rangeIssues(holiday, broken, new Set(['hly_frm_dt']))).toHaveLength(1);
+  });
+
+  it("refuses a pass mark above the maximum mark (notAbove) in the form's wording, and accepts one equal to it", () => {
+    const mark = entity('mark');
+    const r = bodySchema(mark, 'create').safeParse({ exm_cd: 1, sub_cd: 1, mrk_max_mrk: 50, mrk_min_mrk: 51 });
+    expect(r.error?.issues.map((i) => ({ field: i.path[0], message: i.message }))).toEqual([
+      { field: 'mrk_min_mrk', message: "'Pass Mark' cannot be more than 'Maximum Mark'." },
+    ]);
+    expect(bodySchema(mark, 'create').safeParse({ exm_cd: 1, sub_cd: 1, mrk_max_mrk: 50, mrk_min_mrk: 50 }).success).toBe(true);
+    // A stored row's numbers may be numeric strings; 100 > 35 numerically though not as text.
+    expect(rangeIssues(mark, { mrk_max_mrk: '100', mrk_min_mrk: '35' })).toEqual([]);
+    expect(rangeIssues(mark, { mrk_max_mrk: 9, mrk_min_mrk: 10 }, new Set(['mrk_max_mrk']))).toHaveLength(1);
+    expect(rangeIssues(mark, { mrk_max_mrk: 9, mrk_min_mrk: 10 }, new Set(['exm_cd']))).toEqual([]);
+  });
+
+  it('refuses a notAbove that names no other number field', () => {
+    expect(() =>
+      defineEntity({ name: 'x', table: 'x', key: 'x_cd', scope: 'global', label: 'X', title: 'x_nm', fields: { x_cd: code(), x_nm: text({ label: 'N' }), x_n: number({ label: 'M', notAbove: 'x_nm' }) } }),
+    ).toThrow(/notAbove/);
   });
 
   it('refuses a notBefore that names no other date field', () => {

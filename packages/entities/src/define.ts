@@ -52,7 +52,17 @@ export interface TextField extends FieldCommon {
   multiline?: boolean;
   format?: 'email' | 'phone' | 'upper-code';
 }
-export interface NumberField extends FieldCommon { kind: 'number'; min: number; max: number; int: boolean }
+export interface NumberField extends FieldCommon {
+  kind: 'number';
+  min: number;
+  max: number;
+  int: boolean;
+  /**
+   * Name of another number field of the same entity this one may not exceed (a pass mark and its maximum
+   * mark). Checked with the date ranges: on create, on update against the stored row merged with the change.
+   */
+  notAbove?: string;
+}
 export interface MoneyField extends FieldCommon { kind: 'money'; max: number }
 export interface DateField extends FieldCommon {
   kind: 'date';
@@ -264,6 +274,10 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
       const other: Field | undefined = (def.fields as Record<string, Field>)[f.notBefore];
       if (other?.kind !== 'date' || f.notBefore === name) throw new Error(`${def.name}.${name}: notBefore ${f.notBefore} is not another date field`);
     }
+    if (f.kind === 'number' && f.notAbove !== undefined) {
+      const other: Field | undefined = (def.fields as Record<string, Field>)[f.notAbove];
+      if (other?.kind !== 'number' || f.notAbove === name) throw new Error(`${def.name}.${name}: notAbove ${f.notAbove} is not another number field`);
+    }
   }
   if (def.storage === 'view') {
     const writes = (def.routes ?? viewRoutes).filter((r) => !viewRoutes.includes(r));
@@ -308,19 +322,27 @@ export function createdValue(f: Field): unknown {
 }
 
 /**
- * Broken date ranges of a (merged) row: each notBefore date that falls before its partner. Dates are
- * YYYY-MM-DD, so text order is date order; a range with either end empty is not checked (required is).
- * `only` limits the check to ranges touching those fields (an update leaves untouched ranges alone).
+ * Broken ranges of a (merged) row: each notBefore date that falls before its partner, each notAbove number
+ * that exceeds its partner. Dates are YYYY-MM-DD, so text order is date order; numbers may arrive as numeric
+ * strings from the database. A range with either end empty is not checked (required is). `only` limits the
+ * check to ranges touching those fields (an update leaves untouched ranges alone).
  */
-export function dateRangeIssues(e: AnyEntity, row: Record<string, unknown>, only?: ReadonlySet<string>): { field: string; message: string }[] {
+export function rangeIssues(e: AnyEntity, row: Record<string, unknown>, only?: ReadonlySet<string>): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
+  const blank = (v: unknown): boolean => v === null || v === undefined || v === '';
   for (const [name, f] of Object.entries(e.fields)) {
-    if (f.kind !== 'date' || !f.notBefore) continue;
-    if (only && !only.has(name) && !only.has(f.notBefore)) continue;
-    const to = row[name];
-    const from = row[f.notBefore];
-    if (typeof to !== 'string' || typeof from !== 'string' || to === '' || from === '') continue;
-    if (to < from) out.push({ field: name, message: `'${f.label}' cannot be before '${e.fields[f.notBefore].label}'.` });
+    const partner = f.kind === 'date' ? f.notBefore : f.kind === 'number' ? f.notAbove : undefined;
+    if (!partner) continue;
+    if (only && !only.has(name) && !only.has(partner)) continue;
+    const mine = row[name];
+    const theirs = row[partner];
+    if (blank(mine) || blank(theirs)) continue;
+    const other = e.fields[partner].label;
+    if (f.kind === 'date') {
+      if (typeof mine === 'string' && typeof theirs === 'string' && mine < theirs) out.push({ field: name, message: `'${f.label}' cannot be before '${other}'.` });
+    } else if (Number(mine) > Number(theirs)) {
+      out.push({ field: name, message: `'${f.label}' cannot be more than '${other}'.` });
+    }
   }
   return out;
 }
@@ -474,7 +496,7 @@ export function bodySchema(e: AnyEntity, mode: 'create' | 'update'): z.ZodType<R
     }
     // A create holds the whole row, so its ranges can be checked here (early feedback in the browser); an
     // update's patch needs the stored row, which only the server has.
-    if (mode === 'create') for (const i of dateRangeIssues(e, body)) ctx.addIssue({ code: 'custom', path: [i.field], message: i.message });
+    if (mode === 'create') for (const i of rangeIssues(e, body)) ctx.addIssue({ code: 'custom', path: [i.field], message: i.message });
   }) as unknown as z.ZodType<Record<string, unknown>>;
 }
 

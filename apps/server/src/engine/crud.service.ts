@@ -1,4 +1,4 @@
-import { bodySchema, createdValue, dateRangeIssues, fieldButtons, isView, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
+import { bodySchema, createdValue, fieldButtons, isView, rangeIssues, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { hash } from '@node-rs/argon2';
 import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
@@ -181,9 +181,9 @@ function checkFieldButtons(e: AnyEntity, ctx: RequestContext, changed: Row, befo
   }
 }
 
-/** 400 with the field's message when a date falls before the date it may not precede. */
-function checkDateRanges(e: AnyEntity, row: Row, only?: ReadonlySet<string>): void {
-  const details = dateRangeIssues(e, row, only);
+/** 400 with the field's message when a date falls before its partner or a number exceeds its partner. */
+function checkRanges(e: AnyEntity, row: Row, only?: ReadonlySet<string>): void {
+  const details = rangeIssues(e, row, only);
   if (details.length) throw badRequest(details[0].message, details);
 }
 
@@ -220,7 +220,7 @@ export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext,
   const values: Row = { ...input };
   checkFieldButtons(e, ctx, values, null);
   // Create, clone and import all pass here; the body schema's own check is only early feedback.
-  checkDateRanges(e, values);
+  checkRanges(e, values);
   await fillAuto(e, ctx, values);
   await checkLinks(tx, e, ctx, values);
   const uploads = await takeUploads(tx, e, ctx, values);
@@ -282,7 +282,7 @@ export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: n
       if (Object.keys(changed).length === 0) return before;
       // Against the stored row merged with the change: a patch may move either end of a range. Ranges the
       // change does not touch are left alone, so an old row never blocks an unrelated edit.
-      checkDateRanges(e, { ...before, ...changed }, new Set(Object.keys(changed)));
+      checkRanges(e, { ...before, ...changed }, new Set(Object.keys(changed)));
       await checkLinks(tx, e, ctx, changed);
       const uploads = await takeUploads(tx, e, ctx, changed);
       await checkUnique(tx, e, ctx, { ...before, ...changed }, id);

@@ -15,8 +15,7 @@ export const mark = defineEntity({
     sub_cd: link({ label: 'Subject', to: 'subject', display: 'sub_nm', as: 'sub_nm', required: true, search: true }),
     // Whole marks: mark sheets are written without fractions.
     mrk_max_mrk: number({ label: 'Maximum Mark', required: true, min: 1, max: 1000 }),
-    // Should not exceed the maximum; declarations have no cross-field rule yet (see decisions).
-    mrk_min_mrk: number({ label: 'Pass Mark', required: true, min: 0, max: 1000 }),
+    mrk_min_mrk: number({ label: 'Pass Mark', required: true, min: 0, max: 1000, notAbove: 'mrk_max_mrk' }),
   },
   uniqueTogether: [{ fields: ['exm_cd', 'sub_cd'], message: 'This exam already has marks for this subject.' }],
   // Keeps the subjects of one exam together.
