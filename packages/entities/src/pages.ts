@@ -148,8 +148,8 @@ export const pages: readonly PageDef[] = [
   p('features', 'mob_notification', 'Mobile Notification', 'mob_notification', ['take_action']),
   // reports
   p('reports', 'fee_report', 'Fee Report'),
-  p('reports', 'overall_budget', 'Overall Budget'),
-  p('reports', 'transport_budget', 'Transport Budget'),
+  p('reports', 'overall_budget', 'Overall Budget', 'overall_budget', [], readOnlyButtons),
+  p('reports', 'transport_budget', 'Transport Budget', 'transport_budget', [], readOnlyButtons),
   p('reports', 'custom_report', 'Custom Report'),
   p('reports', 'group', 'Group', 'report'),
   // history
@@ -168,7 +168,7 @@ export const pages: readonly PageDef[] = [
   p('library', 'book_checkout', 'Book Issue', 'book_checkout'),
   p('library', 'book_checkin', 'Book Return', 'book_checkin'),
   p('library', 'book_checkinout_summary', 'Stock', 'book_checkinout_summary'),
-  p('library', 'book_checkinout_summary_staff', 'Staff Stock'),
+  p('library', 'book_checkinout_summary_staff', 'Staff Stock', 'staff_book_stock', [], readOnlyButtons),
 ];
 
 /** Pages every signed-in user may open, whatever their permission rows say (spec section 4). */

@@ -72,6 +72,9 @@ import { bookCheckin } from './library/book-checkin.entity';
 import { bookCheckinoutSummary } from './library/book-checkinout-summary.entity';
 import { bookCheckout } from './library/book-checkout.entity';
 import { busMapping } from './transport/bus-mapping.entity';
+import { overallBudget } from './reports/overall-budget.entity';
+import { transportBudget } from './reports/transport-budget.entity';
+import { staffBookStock } from './library/staff-book-stock.entity';
 
 /** Every entity, in dependency order (a link's target comes before the entity that links to it). */
 export const entities: readonly AnyEntity[] = [
@@ -156,6 +159,10 @@ export const entities: readonly AnyEntity[] = [
   // student workflows: attendance marking and section interchange (after the students and sections)
   studentAttendance,
   studentInterchange,
+  // views (reports computed by the database), after every entity they read
+  overallBudget,
+  transportBudget,
+  staffBookStock,
 ];
 
 const byName = new Map(entities.map((e) => [e.name, e]));

@@ -1,12 +1,19 @@
 import { isView } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
+import { overallBudgetView } from './views/overall-budget.view';
+import { staffBookStockView } from './views/staff-book-stock.view';
+import { transportBudgetView } from './views/transport-budget.view';
 
 /**
  * The SELECT of every view entity (storage: 'view'), by entity name. Each lives beside its subject in
  * db/views/<entity>.view.ts; the migration generator creates the views from here and recreates them all
  * whenever the schema or one of them changes, so a view never points at a column that is gone.
  */
-const selects: Record<string, string> = {};
+const selects: Record<string, string> = {
+  overall_budget: overallBudgetView,
+  transport_budget: transportBudgetView,
+  staff_book_stock: staffBookStockView,
+};
 
 export interface ViewDefinition {
   /** Database name of the view (the entity's table). */
