@@ -6,10 +6,10 @@ const base = {
   name: 'x_sum',
   table: 'x_sum_v',
   storage: 'view' as const,
-  key: 'x_cd',
+  key: 'x_cd' as const,
   scope: 'institute' as const,
   label: 'X Summary',
-  title: 'x_nm',
+  title: 'x_nm' as const,
   fields: { x_cd: code(), x_nm: text({ label: 'Name' }), x_amt: money({ label: 'Amount' }) },
 };
 
