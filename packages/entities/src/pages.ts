@@ -159,7 +159,9 @@ export const pages: readonly PageDef[] = [
   p('exam', 'examtype', 'Exam Type', 'exam_type', ['take_action']),
   p('exam', 'exam', 'Exam Schedule', 'exam'),
   p('exam', 'mark', 'Mark', 'mark'),
-  p('exam', 'mark_list', 'Mark List'),
+  // Its table is the mark list report (POST /api/mark/list), its create mode the marks entry sheet; the
+  // student_mark rows are written by that sheet only, so there is no delete, clone or import.
+  p('exam', 'mark_list', 'Mark List', 'student_mark', [], ['view', 'export', 'create', 'edit']),
   // library
   p('library', 'book', 'Book', 'book'),
   p('library', 'category', 'Category', 'book_category'),

@@ -10,6 +10,7 @@ import { tenderType } from './fee/tender-type.entity';
 import { examType } from './exam/exam-type.entity';
 import { exam } from './exam/exam.entity';
 import { mark } from './exam/mark.entity';
+import { studentMark } from './exam/student-mark.entity';
 import { quickMenu } from './features/quick-menu.entity';
 import { widget } from './features/widget.entity';
 import { academic } from './institute/academic.entity';
@@ -159,6 +160,8 @@ export const entities: readonly AnyEntity[] = [
   // student workflows: attendance marking and section interchange (after the students and sections)
   studentAttendance,
   studentInterchange,
+  // exam workflow: marks entered per student (after the students, exams and their mark rows)
+  studentMark,
   // views (reports computed by the database), after every entity they read
   overallBudget,
   transportBudget,
