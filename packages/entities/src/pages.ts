@@ -150,7 +150,7 @@ export const pages: readonly PageDef[] = [
   p('reports', 'fee_report', 'Fee Report'),
   p('reports', 'overall_budget', 'Overall Budget', 'overall_budget', [], readOnlyButtons),
   p('reports', 'transport_budget', 'Transport Budget', 'transport_budget', [], readOnlyButtons),
-  p('reports', 'custom_report', 'Custom Report'),
+  p('reports', 'custom_report', 'Custom Report', 'custom_report'),
   p('reports', 'group', 'Group', 'report'),
   // history
   p('history', 'login', 'Login History', 'login_history', [], readOnlyButtons),

@@ -76,6 +76,7 @@ import { busMapping } from './transport/bus-mapping.entity';
 import { overallBudget } from './reports/overall-budget.entity';
 import { transportBudget } from './reports/transport-budget.entity';
 import { staffBookStock } from './library/staff-book-stock.entity';
+import { customReport } from './reports/custom-report.entity';
 
 /** Every entity, in dependency order (a link's target comes before the entity that links to it). */
 export const entities: readonly AnyEntity[] = [
@@ -166,6 +167,8 @@ export const entities: readonly AnyEntity[] = [
   overallBudget,
   transportBudget,
   staffBookStock,
+  // saved views of other entities' lists (links to the report groups)
+  customReport,
 ];
 
 const byName = new Map(entities.map((e) => [e.name, e]));
