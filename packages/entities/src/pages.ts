@@ -140,7 +140,7 @@ export const pages: readonly PageDef[] = [
   // transport
   p('transport', 'bus_detail', 'Bus Detail', 'bus'),
   p('transport', 'bus_mapping', 'Bus Mapping', 'bus_mapping'),
-  p('transport', 'tracking', 'Tracking'),
+  p('transport', 'tracking', 'Tracking', 'bus_trip', ['take_action']),
   // features
   p('features', 'widget', 'Widget', 'widget'),
   p('features', 'quick_menu', 'Quick Menu', 'quick_menu'),

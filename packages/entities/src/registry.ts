@@ -73,6 +73,7 @@ import { bookCheckin } from './library/book-checkin.entity';
 import { bookCheckinoutSummary } from './library/book-checkinout-summary.entity';
 import { bookCheckout } from './library/book-checkout.entity';
 import { busMapping } from './transport/bus-mapping.entity';
+import { busTrip } from './transport/bus-trip.entity';
 import { overallBudget } from './reports/overall-budget.entity';
 import { transportBudget } from './reports/transport-budget.entity';
 import { staffBookStock } from './library/staff-book-stock.entity';
@@ -163,6 +164,8 @@ export const entities: readonly AnyEntity[] = [
   studentInterchange,
   // exam workflow: marks entered per student (after the students, exams and their mark rows)
   studentMark,
+  // transport tracking (after the buses)
+  busTrip,
   // views (reports computed by the database), after every entity they read
   overallBudget,
   transportBudget,
