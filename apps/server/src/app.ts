@@ -13,13 +13,19 @@ import { registerRequestContext } from './access/request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerCrudRoutes } from './engine/crud.routes';
+import { registerCustomReportHooks } from './hooks/custom-report.hooks';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
 import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
+import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
 import { HttpError } from './lib/http-error';
+import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handler';
+import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
 import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
+import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
+import { registerMarkAttendanceRoutes } from './workflows/mark-attendance/mark-attendance.handler';
 import { registerSettingRoutes } from './workflows/setting/setting.handler';
 import { registerUserPermissionRoutes } from './workflows/user-permission/user-permission.handler';
 
@@ -45,9 +51,11 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
 
   if (!hooksRegistered) {
     registerEmployeeHooks();
+    registerCustomReportHooks();
     registerInstituteHooks();
     registerRoleHooks();
     registerUserPermissionHooks();
+    registerStudentDiscountHooks();
     hooksRegistered = true;
   }
 
@@ -119,7 +127,11 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerUserPermissionRoutes(app, db);
   registerSettingRoutes(app, db);
   registerDashboardRoutes(app, db);
+  registerCollectFeeRoutes(app, db);
+  registerCancelFeeRoutes(app, db);
   registerFileRoutes(app, db, cfg);
+  registerMarkAttendanceRoutes(app, db);
+  registerInterchangeRoutes(app, db);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
 
   if (cfg.webDist && existsSync(join(cfg.webDist, 'index.html'))) {
