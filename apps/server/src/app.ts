@@ -13,15 +13,11 @@ import { registerRequestContext } from './access/request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerCrudRoutes } from './engine/crud.routes';
-import { registerCustomReportHooks } from './hooks/custom-report.hooks';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
 import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
-import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
 import { HttpError } from './lib/http-error';
-import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handler';
-import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
 import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
@@ -51,11 +47,9 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
 
   if (!hooksRegistered) {
     registerEmployeeHooks();
-    registerCustomReportHooks();
     registerInstituteHooks();
     registerRoleHooks();
     registerUserPermissionHooks();
-    registerStudentDiscountHooks();
     hooksRegistered = true;
   }
 
@@ -127,8 +121,6 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerUserPermissionRoutes(app, db);
   registerSettingRoutes(app, db);
   registerDashboardRoutes(app, db);
-  registerCollectFeeRoutes(app, db);
-  registerCancelFeeRoutes(app, db);
   registerFileRoutes(app, db, cfg);
   registerMarkAttendanceRoutes(app, db);
   registerInterchangeRoutes(app, db);
