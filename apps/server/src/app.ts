@@ -16,8 +16,11 @@ import { registerCrudRoutes } from './engine/crud.routes';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
 import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
+import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
 import { HttpError } from './lib/http-error';
+import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handler';
+import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
 import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
@@ -50,6 +53,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     registerInstituteHooks();
     registerRoleHooks();
     registerUserPermissionHooks();
+    registerStudentDiscountHooks();
     hooksRegistered = true;
   }
 
@@ -121,6 +125,8 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerUserPermissionRoutes(app, db);
   registerSettingRoutes(app, db);
   registerDashboardRoutes(app, db);
+  registerCollectFeeRoutes(app, db);
+  registerCancelFeeRoutes(app, db);
   registerFileRoutes(app, db, cfg);
   registerMarkAttendanceRoutes(app, db);
   registerInterchangeRoutes(app, db);

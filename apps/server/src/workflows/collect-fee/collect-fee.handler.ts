@@ -1,0 +1,237 @@
+import { entity } from '@campus/entities/registry';
+import type { FastifyInstance } from 'fastify';
+import { mustCtx, type RequestContext } from '../../access/request-context';
+import { rows, sql, type Db, type DbOrTx, type Tx } from '../../db/client';
+import { writeAudit } from '../../engine/audit';
+import { getRow, listRows } from '../../engine/crud.service';
+import type { Row } from '../../engine/entity-hooks';
+import { parseListParams } from '../../engine/list-query';
+import { localDateTime } from '../../lib/clock';
+import { badRequest, conflict, forbidden, HttpError } from '../../lib/http-error';
+import { fromPaise, toPaise } from '../../lib/paise';
+import { collectFeeSchema, type CollectFeeInput } from './collect-fee.schema';
+import { studentDues, type DueLine } from './fee-dues';
+
+const studentEntity = entity('student');
+const billEntity = entity('collected_fee');
+
+/** The counter screens: quick collection, and the per-student academic collection the lead builds. */
+export const collectPages = [
+  { module: 'fee', page: 'quick_fee_collection' },
+  { module: 'fee', page: 'academic_fee_collect' },
+] as const;
+const receiptPages = [...collectPages, { module: 'fee', page: 'fee_collected' }] as const;
+
+const NOT_OWN = 'You can only collect fees of your own students.';
+
+export interface ReceiptLine {
+  kind: 'Fee' | 'Late Fee';
+  fee_cd: number | null;
+  fee_grp_cd: number;
+  fee_grp_nm: string;
+  feetyp_nm: string | null;
+  amount: string;
+  discount: string;
+}
+
+export interface Receipt {
+  bill: Row;
+  lines: ReceiptLine[];
+  institute: { inst_nm: string; inst_adr1: string | null; inst_adr2: string | null; inst_ph: string | null };
+}
+
+/**
+ * The student's row in the request's institute and year, locked when asked. Under 'his students only' a
+ * student of another section is refused outright (403), not pretended missing: the clerk typed the number.
+ */
+export async function studentFor(tx: DbOrTx, ctx: RequestContext, studCd: number, lock: boolean): Promise<Row> {
+  try {
+    return await getRow(tx, studentEntity, ctx, studCd, lock);
+  } catch (e) {
+    if (e instanceof HttpError && e.statusCode === 404 && ctx.dataChk) {
+      const exists = await getRow(tx, studentEntity, { ...ctx, dataChk: false }, studCd).then(
+        () => true,
+        () => false,
+      );
+      if (exists) throw forbidden(NOT_OWN);
+    }
+    throw e;
+  }
+}
+
+export async function billReceipt(db: DbOrTx, ctx: RequestContext, feeCollCd: number): Promise<Receipt> {
+  const bill = await getRow(db, billEntity, ctx, feeCollCd);
+  const lines = await rows<ReceiptLine>(
+    db,
+    sql`SELECT l.fee_coll_dtl_kind AS kind, l.fee_cd, l.fee_grp_cd, g.fee_grp_nm, t.feetyp_nm,
+               l.fee_coll_dtl_amt::text AS amount, l.fee_coll_dtl_disc::text AS discount
+        FROM fee_collection_line l
+        JOIN fee_group g ON g.fee_grp_cd = l.fee_grp_cd
+        LEFT JOIN fee f ON f.fee_cd = l.fee_cd
+        LEFT JOIN fee_type t ON t.feetyp_cd = f.feetyp_cd
+        WHERE l.fee_coll_cd = ${feeCollCd}
+        ORDER BY g.fee_grp_fee_str_dt, l.fee_coll_dtl_cd`,
+  );
+  const [institute] = await rows<Receipt['institute']>(db, sql`SELECT inst_nm, inst_adr1, inst_adr2, inst_ph FROM institute WHERE inst_cd = ${ctx.instCd}`);
+  return { bill, lines: lines.map((l) => ({ ...l, fee_cd: l.fee_cd === null ? null : Number(l.fee_cd), fee_grp_cd: Number(l.fee_grp_cd) })), institute };
+}
+
+const lineName = (d: DueLine): string => (d.kind === 'Late Fee' ? `Late Fee (${d.fee_grp_nm})` : `${d.feetyp_nm} (${d.fee_grp_nm})`);
+
+interface PlannedLine {
+  due: DueLine;
+  paise: number;
+}
+
+/** The requested lines against the dues computed under the lock: each one payable and at most its due. */
+function planLines(input: CollectFeeInput, dues: DueLine[]): PlannedLine[] {
+  const out: PlannedLine[] = [];
+  const seen = new Set<string>();
+  const take = (key: string, due: DueLine | undefined, amount: string, unknown: string) => {
+    if (seen.has(key)) throw badRequest('The same fee is listed twice.');
+    seen.add(key);
+    if (!due) throw badRequest(unknown);
+    const paise = toPaise(amount);
+    if (paise === 0) return;
+    const left = toPaise(due.due);
+    if (paise > left) throw conflict(`'${lineName(due)}' has only ${fromPaise(left)} due; ${fromPaise(paise)} cannot be collected.`);
+    out.push({ due, paise });
+  };
+  for (const l of input.lines) {
+    take(`f${l.fee_cd}`, dues.find((d) => d.kind === 'Fee' && d.fee_cd === l.fee_cd), l.amount, "This fee is not a fee of the student's class this year.");
+  }
+  for (const l of input.late_fees) {
+    take(`g${l.fee_grp_cd}`, dues.find((d) => d.kind === 'Late Fee' && d.fee_grp_cd === l.fee_grp_cd), l.amount, 'This fee group has no late fee due.');
+  }
+  if (out.length === 0) throw badRequest('Enter an amount to collect.');
+  return out;
+}
+
+async function tenderFor(tx: Tx, ctx: RequestContext, tndTypCd: number, reference: string | null | undefined): Promise<string | null> {
+  const [t] = await rows<{ tnd_typ_nm: string; tnd_typ_fld_val: string | null; tnd_typ_sts: boolean }>(
+    tx,
+    sql`SELECT tnd_typ_nm, tnd_typ_fld_val, tnd_typ_sts FROM tender_type WHERE tnd_typ_cd = ${tndTypCd} AND inst_cd = ${ctx.instCd}`,
+  );
+  if (!t) throw badRequest("'Tender Type' is not a valid choice.", [{ field: 'tnd_typ_cd', message: "'Tender Type' is not a valid choice." }]);
+  if (!t.tnd_typ_sts) throw badRequest(`The tender type '${t.tnd_typ_nm}' is turned off.`, [{ field: 'tnd_typ_cd', message: `The tender type '${t.tnd_typ_nm}' is turned off.` }]);
+  const asked = (t.tnd_typ_fld_val ?? '').trim();
+  if (!asked) return null;
+  if (!reference) throw badRequest(`Please enter the '${asked}'.`, [{ field: 'reference', message: `Please enter the '${asked}'.` }]);
+  return reference;
+}
+
+async function billByKey(db: DbOrTx, ctx: RequestContext, key: string): Promise<{ fee_coll_cd: number; stud_cd: number } | undefined> {
+  const [b] = await rows<{ fee_coll_cd: number; stud_cd: number }>(
+    db,
+    sql`SELECT fee_coll_cd, stud_cd FROM fee_collection_bill
+        WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd} AND lower(fee_coll_idem_key) = lower(${key})`,
+  );
+  return b ? { fee_coll_cd: Number(b.fee_coll_cd), stud_cd: Number(b.stud_cd) } : undefined;
+}
+
+function repeatOf(b: { stud_cd: number }, input: CollectFeeInput): void {
+  if (b.stud_cd !== input.stud_cd) throw conflict('This payment was already saved for another student. Reload the page and try again.');
+}
+
+/**
+ * One bill in one transaction: the student's row is locked first, so two counters collecting for the same
+ * child queue up and the second sees the first one's bill in the dues it is checked against. The bill number
+ * is the next of the institute's year under a transaction lock, so numbers have no gaps.
+ */
+export async function collectFee(db: Db, ctx: RequestContext, input: CollectFeeInput): Promise<{ receipt: Receipt; repeated: boolean }> {
+  if (ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
+  const acdmCd = ctx.acdmCd;
+  try {
+    return await db.transaction(async (tx) => {
+      const student = await studentFor(tx, ctx, input.stud_cd, true);
+      const earlier = await billByKey(tx, ctx, input.idempotency_key);
+      if (earlier) {
+        repeatOf(earlier, input);
+        return { receipt: await billReceipt(tx, ctx, earlier.fee_coll_cd), repeated: true };
+      }
+      const dues = await studentDues(tx, ctx.instCd, acdmCd, input.stud_cd);
+      const planned = planLines(input, dues.lines);
+      const reference = await tenderFor(tx, ctx, input.tnd_typ_cd, input.reference);
+      const total = planned.reduce((a, p) => a + p.paise, 0);
+      const discount = planned.reduce((a, p) => a + toPaise(p.due.discount), 0);
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${7301}::int, ${ctx.instCd}::int)`);
+      const [{ n }] = await rows<{ n: number }>(
+        tx,
+        sql`SELECT coalesce(max(fee_coll_bill_no), 0) + 1 AS n FROM fee_collection_bill WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${acdmCd}`,
+      );
+      const now = localDateTime();
+      const [{ id }] = await rows<{ id: number }>(
+        tx,
+        sql`INSERT INTO fee_collection_bill (fee_coll_bill_no, fee_coll_crt_dt, fee_coll_crt_tm, stud_cd, stud_adm_cd, cls_cd, sec_cd,
+              fee_coll_amt, fee_coll_disc_amt, tnd_typ_cd, fee_coll_ref, fee_coll_by, fee_coll_sts, fee_coll_idem_key, inst_cd, acdm_cd, crt_by)
+            VALUES (${Number(n)}, ${now.date}, ${now.time}, ${input.stud_cd}, ${String(student.stud_adm_cd)}, ${Number(student.cls_cd)}, ${Number(student.sec_cd)},
+              ${fromPaise(total)}, ${fromPaise(discount)}, ${input.tnd_typ_cd}, ${reference}, ${ctx.user.usr_full_nm}, 'Active', ${input.idempotency_key},
+              ${ctx.instCd}, ${acdmCd}, ${ctx.user.usr_cd})
+            RETURNING fee_coll_cd AS id`,
+      );
+      const values = planned.map(
+        (p) =>
+          sql`(${Number(id)}, ${input.stud_cd}, ${p.due.fee_cd}, ${p.due.fee_grp_cd}, ${p.due.kind}, ${fromPaise(p.paise)}, ${p.due.discount}, 'Active', ${ctx.instCd}, ${acdmCd}, ${ctx.user.usr_cd})`,
+      );
+      await tx.execute(
+        sql`INSERT INTO fee_collection_line (fee_coll_cd, stud_cd, fee_cd, fee_grp_cd, fee_coll_dtl_kind, fee_coll_dtl_amt, fee_coll_dtl_disc, fee_coll_dtl_sts, inst_cd, acdm_cd, crt_by)
+            VALUES ${sql.join(values, sql`, `)}`,
+      );
+      const receipt = await billReceipt(tx, { ...ctx, dataChk: false }, Number(id));
+      await writeAudit(tx, ctx, billEntity, 'POST', Number(id), null, { ...receipt.bill, lines: receipt.lines });
+      return { receipt, repeated: false };
+    });
+  } catch (err) {
+    // The same key from two requests for different students at once: the unique index let one through.
+    const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+    if (code !== '23505') throw err;
+    const earlier = await billByKey(db, ctx, input.idempotency_key);
+    if (!earlier) throw conflict('Another change happened at the same time. Please try again.');
+    repeatOf(earlier, input);
+    return { receipt: await billReceipt(db, ctx, earlier.fee_coll_cd), repeated: true };
+  }
+}
+
+export function registerCollectFeeRoutes(app: FastifyInstance, db: Db): void {
+  const tags = ['Fee Collection'];
+  const pageAccess = (button?: string) => ({ access: { kind: 'page' as const, pages: collectPages, button } });
+
+  app.get('/api/fee_collection/students', { config: pageAccess(), schema: { tags, summary: 'Find a student to collect from (name, admission no...)' } }, async (req) => {
+    const q = (req.query as { q?: string }).q ?? '';
+    const res = await listRows(db, studentEntity, mustCtx(req), parseListParams(studentEntity, { q, size: '20' }));
+    return res.rows.map((r) => ({ stud_cd: r.stud_cd, stud_fs_nm: r.stud_fs_nm, stud_adm_cd: r.stud_adm_cd, cls_nm: r.cls_nm, sec_nm: r.sec_nm }));
+  });
+
+  app.get('/api/fee_collection/student/:stud_cd/dues', { config: pageAccess(), schema: { tags, summary: "A student's fee lines with amount, discount, paid and due" } }, async (req) => {
+    const ctx = mustCtx(req);
+    if (ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
+    const studCd = Number((req.params as { stud_cd: string }).stud_cd);
+    if (!Number.isInteger(studCd) || studCd <= 0) throw badRequest('The student code must be a number.');
+    const student = await studentFor(db, ctx, studCd, false);
+    const dues = await studentDues(db, ctx.instCd, ctx.acdmCd, studCd);
+    const tenders = await rows<Row>(
+      db,
+      sql`SELECT tnd_typ_cd, tnd_typ_nm, tnd_typ_fld_val FROM tender_type WHERE inst_cd = ${ctx.instCd} AND tnd_typ_sts ORDER BY tnd_typ_odr NULLS LAST, tnd_typ_nm`,
+    );
+    return {
+      student: { stud_cd: student.stud_cd, stud_fs_nm: student.stud_fs_nm, stud_adm_cd: student.stud_adm_cd, cls_nm: student.cls_nm, sec_nm: student.sec_nm },
+      promoted: dues.promoted,
+      lines: dues.lines,
+      tenders,
+    };
+  });
+
+  app.post('/api/fee_collection/collect', { config: pageAccess('create'), schema: { tags, summary: 'Collect fees: one bill, one transaction' } }, async (req, reply) => {
+    const parsed = collectFeeSchema.safeParse(req.body);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid payment.');
+    const { receipt, repeated } = await collectFee(db, mustCtx(req), parsed.data);
+    reply.code(repeated ? 200 : 201);
+    return { ...receipt, repeated };
+  });
+
+  app.get('/api/fee_collection/bill/:fee_coll_cd', { config: { access: { kind: 'page', pages: receiptPages } }, schema: { tags, summary: 'A bill as a receipt (reprint)' } }, async (req) => {
+    const id = Number((req.params as { fee_coll_cd: string }).fee_coll_cd);
+    if (!Number.isInteger(id) || id <= 0) throw badRequest('The bill code must be a number.');
+    return billReceipt(db, mustCtx(req), id);
+  });
+}

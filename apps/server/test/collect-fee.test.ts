@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feeWorld, type FeeWorld } from './fee-fixture';
+import { backends, call, startTestServer, type Session, type TestServer } from './test-server';
+
+type Row = Record<string, unknown>;
+interface Due {
+  kind: string;
+  fee_cd: number | null;
+  fee_grp_cd: number;
+  amount: string;
+  discount: string;
+  paid: string;
+  due: string;
+}
+
+describe.each(backends)('fee collection on %s', (backend) => {
+  let srv: TestServer;
+  let w: FeeWorld;
+  let clerk: Session;
+
+  beforeAll(async () => {
+    srv = await startTestServer(backend);
+    w = await feeWorld(srv);
+    clerk = w.as(w.admin, 'fee', 'quick_fee_collection');
+  });
+  afterAll(async () => srv?.close());
+
+  const dues = async (s: Session, stud: number): Promise<Due[]> => {
+    const res = await call(srv.app, s, 'GET', `/api/fee_collection/student/${stud}/dues`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ lines: Due[] }>().lines;
+  };
+  const dueOf = (lines: Due[], feeCd: number) => lines.find((l) => l.fee_cd === feeCd)!;
+  const collect = (s: Session, body: Row) =>
+    call(srv.app, s, 'POST', '/api/fee_collection/collect', { tnd_typ_cd: w.cash, idempotency_key: randomUUID(), ...body });
+  const billCount = async (stud: number): Promise<number> => {
+    const res = await call(srv.app, w.as(w.admin, 'fee', 'fee_collected'), 'GET', `/api/fee/CollectedFee?f_stud_cd=${stud}&size=500`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ total: number }>().total;
+  };
+
+  it('lists every fee of the class by term with amount, discount, paid and due, and the overdue late fee', async () => {
+    const stud = await w.student(w.secA);
+    const lines = await dues(clerk, stud);
+    expect(lines.map((l) => [l.kind, l.fee_cd, l.due])).toEqual([
+      ['Fee', w.books1, '1234.50'],
+      ['Fee', w.tuition1, '8000.00'],
+      ['Late Fee', null, '100.00'],
+      ['Fee', w.tuition2, '8000.00'],
+    ]);
+  });
+
+  it('collects a partial payment: the due drops by exactly that and the receipt carries the bill', async () => {
+    const stud = await w.student(w.secA);
+    const res = await collect(clerk, { stud_cd: stud, lines: [{ fee_cd: w.tuition1, amount: '2500.25' }, { fee_cd: w.books1, amount: '1234.50' }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const r = res.json<{ bill: Row; lines: Row[]; institute: Row }>();
+    expect(r.bill).toMatchObject({ fee_coll_amt: '3734.75', fee_coll_sts: 'Active', stud_cd: stud, sec_cd: w.secA, fee_coll_by: 'Administrator' });
+    expect(r.lines.map((l) => l.amount).sort()).toEqual(['1234.50', '2500.25']);
+    expect(r.institute.inst_nm).toBeTruthy();
+    const after = await dues(clerk, stud);
+    expect(dueOf(after, w.tuition1)).toMatchObject({ paid: '2500.25', due: '5499.75' });
+    expect(dueOf(after, w.books1)).toMatchObject({ paid: '1234.50', due: '0.00' });
+  });
+
+  it('refuses more than the due, naming the fee, and writes nothing', async () => {
+    const stud = await w.student(w.secA);
+    const res = await collect(clerk, { stud_cd: stud, lines: [{ fee_cd: w.books1, amount: '100.00' }, { fee_cd: w.tuition1, amount: '8000.01' }] });
+    expect(res.statusCode).toBe(409);
+    expect(res.json<{ message: string }>().message).toBe(`'Tuition ${w.tag} (Term 1 ${w.tag})' has only 8000.00 due; 8000.01 cannot be collected.`);
+    expect(await billCount(stud)).toBe(0);
+    expect(dueOf(await dues(clerk, stud), w.books1).paid).toBe('0.00');
+    const zero = await collect(clerk, { stud_cd: stud, lines: [{ fee_cd: w.books1, amount: '0' }] });
+    expect(zero.statusCode).toBe(400);
+    const negative = await collect(clerk, { stud_cd: stud, lines: [{ fee_cd: w.books1, amount: '-5' }] });
+    expect(negative.statusCode).toBe(400);
+  });
+
+  it('asks for the tender reference and refuses a tender turned off', async () => {
+    const stud = await w.student(w.secA);
+    const line = [{ fee_cd: w.books1, amount: '10.00' }];
+    const noRef = await collect(clerk, { stud_cd: stud, tnd_typ_cd: w.cheque, lines: line });
+    expect(noRef.statusCode).toBe(400);
+    expect(noRef.json<{ message: string }>().message).toBe("Please enter the 'Cheque No.'.");
+    const off = await collect(clerk, { stud_cd: stud, tnd_typ_cd: w.off, lines: line });
+    expect(off.statusCode).toBe(400);
+    const ok = await collect(clerk, { stud_cd: stud, tnd_typ_cd: w.cheque, reference: '004512', lines: line });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json<{ bill: Row }>().bill).toMatchObject({ fee_coll_ref: '004512', tnd_typ_cd: w.cheque });
+  });
+
+  it('lets exactly one of two concurrent collections of the whole due through', async () => {
+    const stud = await w.student(w.secA);
+    const body = { stud_cd: stud, lines: [{ fee_cd: w.tuition2, amount: '8000.00' }] };
+    const [a, b] = await Promise.all([collect(clerk, body), collect(clerk, body)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    expect(await billCount(stud)).toBe(1);
+    expect(dueOf(await dues(clerk, stud), w.tuition2).due).toBe('0.00');
+  });
+
+  it('gives one bill for one payment key, sent twice and sent at once', async () => {
+    const stud = await w.student(w.secA);
+    const key = randomUUID();
+    const body = { stud_cd: stud, idempotency_key: key, lines: [{ fee_cd: w.books1, amount: '200.00' }] };
+    const first = await collect(clerk, body);
+    expect(first.statusCode, first.body).toBe(201);
+    const again = await collect(clerk, body);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json<{ bill: Row }>().bill.fee_coll_cd).toBe(first.json<{ bill: Row }>().bill.fee_coll_cd);
+    const key2 = randomUUID();
+    const both = await Promise.all([1, 2].map(() => collect(clerk, { ...body, idempotency_key: key2 })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 201]);
+    expect(new Set(both.map((r) => r.json<{ bill: Row }>().bill.fee_coll_cd)).size).toBe(1);
+    expect(await billCount(stud)).toBe(2);
+    expect(dueOf(await dues(clerk, stud), w.books1).paid).toBe('400.00');
+  });
+
+  it('numbers bills consecutively', async () => {
+    const stud = await w.student(w.secA);
+    const nos: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await collect(clerk, { stud_cd: stud, lines: [{ fee_cd: w.books1, amount: '1.00' }] });
+      expect(res.statusCode, res.body).toBe(201);
+      nos.push(Number(res.json<{ bill: Row }>().bill.fee_coll_bill_no));
+    }
+    expect(nos).toEqual([nos[0], nos[0] + 1, nos[0] + 2]);
+  });
+
+  it('charges a promoted student the old-student amount, a new one the new amount', async () => {
+    const adm = `ADM${w.next()}`;
+    await w.student(w.secA, 'Promoted Child', w.lastYear, adm);
+    const promoted = await w.student(w.secA, 'Promoted Child', w.thisYear, adm);
+    const fresh = await w.student(w.secA);
+    const res = await call(srv.app, clerk, 'GET', `/api/fee_collection/student/${promoted}/dues`);
+    expect(res.json<{ promoted: boolean }>().promoted).toBe(true);
+    expect(dueOf(await dues(clerk, promoted), w.tuition1).amount).toBe('7000.00');
+    expect(dueOf(await dues(clerk, fresh), w.tuition1).amount).toBe('8000.00');
+  });
+
+  it('collects the late fee as its own line; a term paid in full by its due date carries none', async () => {
+    const stud = await w.student(w.secA);
+    const late = (await dues(clerk, stud)).find((l) => l.kind === 'Late Fee')!;
+    const res = await collect(clerk, { stud_cd: stud, lines: [], late_fees: [{ fee_grp_cd: late.fee_grp_cd, amount: '100.00' }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const after = (await dues(clerk, stud)).find((l) => l.kind === 'Late Fee')!;
+    expect(after).toMatchObject({ paid: '100.00', due: '0.00' });
+    const twice = await collect(clerk, { stud_cd: stud, late_fees: [{ fee_grp_cd: late.fee_grp_cd, amount: '1.00' }] });
+    expect(twice.statusCode).toBe(409);
+  });
+
+  it("refuses a restricted teacher another section's student (403) and one without the page or button", async () => {
+    const teacher = await w.employee({ 'fee/quick_fee_collection': 'create,view' }, true, [w.secA]);
+    const t = w.as(teacher, 'fee', 'quick_fee_collection');
+    const own = await w.student(w.secA);
+    const other = await w.student(w.secB);
+    const line = [{ fee_cd: w.books1, amount: '5.00' }];
+    expect((await collect(t, { stud_cd: own, lines: line })).statusCode).toBe(201);
+    const refused = await collect(t, { stud_cd: other, lines: line });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<{ message: string }>().message).toBe('You can only collect fees of your own students.');
+    expect((await call(srv.app, t, 'GET', `/api/fee_collection/student/${other}/dues`)).statusCode).toBe(403);
+    const found = await call(srv.app, t, 'GET', `/api/fee_collection/students?q=${w.tag}`);
+    expect(found.json<Row[]>().map((r) => r.stud_cd)).not.toContain(other);
+    expect(await billCount(other)).toBe(0);
+
+    const viewer = w.as(await w.employee({ 'fee/quick_fee_collection': 'view' }, false), 'fee', 'quick_fee_collection');
+    expect((await collect(viewer, { stud_cd: own, lines: line })).statusCode).toBe(403);
+    const stranger = w.as(await w.employee({ 'fee/fee_type': 'view' }, false), 'fee', 'quick_fee_collection');
+    expect((await collect(stranger, { stud_cd: own, lines: line })).statusCode).toBe(403);
+    expect((await call(srv.app, stranger, 'GET', `/api/fee_collection/student/${own}/dues`)).statusCode).toBe(403);
+  });
+
+  it('lists bills at /api/fee/CollectedFee beside the fee mapping routes', async () => {
+    const stud = await w.student(w.secA, `Listed ${w.tag}`);
+    await collect(clerk, { stud_cd: stud, lines: [{ fee_cd: w.books1, amount: '3.00' }] });
+    const list = await call(srv.app, w.as(w.admin, 'fee', 'fee_collected'), 'GET', `/api/fee/CollectedFee?q=${encodeURIComponent(`Listed ${w.tag}`)}`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json<{ rows: Row[] }>().rows[0]).toMatchObject({ stud_cd: stud, stud_fs_nm: `Listed ${w.tag}`, cls_nm: expect.any(String), sec_nm: 'A', fee_coll_amt: '3.00' });
+    const mapping = await call(srv.app, w.as(w.admin, 'fee', 'fee'), 'GET', `/api/fee/${w.books1}`);
+    expect(mapping.statusCode).toBe(200);
+    expect(mapping.json<Row>().fee_cd).toBe(w.books1);
+  });
+});
