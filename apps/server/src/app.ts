@@ -13,6 +13,7 @@ import { registerRequestContext } from './access/request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerCrudRoutes } from './engine/crud.routes';
+import { registerCustomReportHooks } from './hooks/custom-report.hooks';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
 import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
@@ -50,6 +51,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
 
   if (!hooksRegistered) {
     registerEmployeeHooks();
+    registerCustomReportHooks();
     registerInstituteHooks();
     registerRoleHooks();
     registerUserPermissionHooks();

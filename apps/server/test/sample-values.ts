@@ -73,8 +73,22 @@ export async function sampleBody(app: FastifyInstance, s: Session, e: AnyEntity)
     if (f.kind === 'number' && f.notAbove && Number(body[name]) > Number(body[f.notAbove])) body[name] = body[f.notAbove];
   }
   await agreeWithLinkedParents(app, s, e, body);
+  Object.assign(body, definitionSamples[e.name] ?? {});
   return body;
 }
+
+/**
+ * Rows whose fields are checked against ANOTHER entity's declaration (a custom report's columns and filters
+ * must be fields of the entity it reports on): no field-by-field sample can know one, so a valid one is given.
+ */
+const definitionSamples: Readonly<Record<string, Record<string, unknown>>> = {
+  custom_report: {
+    cst_rpt_entity: 'religion',
+    cst_rpt_cols: ['rgn_nm', 'rgn_desc'],
+    cst_rpt_fltrs: [{ field: 'rgn_nm', value: 'Hindu' }],
+    cst_rpt_sort: 'rgn_nm',
+  },
+};
 
 /**
  * A link whose target links on to a row this body also names (a student's section, and its class) must
