@@ -78,7 +78,7 @@ export async function undoCancel(db: Db, ctx: RequestContext, feeCollCd: number)
           WHERE fee_cncl_cd = (SELECT max(fee_cncl_cd) FROM cancel_fee WHERE fee_cncl_fee_cd = ${feeCollCd} AND fee_cncl_undo_dt IS NULL)`,
     );
     const after = await billReceipt(tx, { ...ctx, dataChk: false }, feeCollCd);
-    await writeAudit(tx, ctx, billEntity, 'UNDO_CANCEL', feeCollCd, bill, after.bill);
+    await writeAudit(tx, ctx, billEntity, 'UNDO', feeCollCd, bill, after.bill);
     return after;
   });
 }
