@@ -23,9 +23,11 @@ import { HttpError } from './lib/http-error';
 import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handler';
 import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
+import { registerEnterMarksRoutes } from './workflows/enter-marks/enter-marks.handler';
 import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
 import { registerMarkAttendanceRoutes } from './workflows/mark-attendance/mark-attendance.handler';
+import { registerMarkListRoutes } from './workflows/mark-list/mark-list.handler';
 import { registerSettingRoutes } from './workflows/setting/setting.handler';
 import { registerUserPermissionRoutes } from './workflows/user-permission/user-permission.handler';
 
@@ -132,6 +134,8 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerFileRoutes(app, db, cfg);
   registerMarkAttendanceRoutes(app, db);
   registerInterchangeRoutes(app, db);
+  registerEnterMarksRoutes(app, db);
+  registerMarkListRoutes(app, db);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
 
   if (cfg.webDist && existsSync(join(cfg.webDist, 'index.html'))) {

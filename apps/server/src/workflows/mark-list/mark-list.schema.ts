@@ -1,0 +1,5 @@
+import { z } from 'zod';
+
+export const markListSchema = z.object({
+  exm_cd: z.coerce.number({ error: "Please select the 'Exam'." }).int("Please select the 'Exam'.").positive("Please select the 'Exam'."),
+});
