@@ -3,6 +3,7 @@ import type { WorkflowForms } from '../engine/entity-page';
 
 /** Pages whose create/update screen is a hand-written workflow; each loads only when opened. */
 export const workflowForms: WorkflowForms = {
+  'fee/quick_fee_collection': lazy(() => import('../workflows/collect-fee/collect-fee-page').then((m) => ({ default: m.CollectFeePage }))),
   'user_permission/permission': lazy(() =>
     import('../workflows/permission-editor/permission-editor-page').then((m) => ({ default: m.PermissionEditorPage })),
   ),
