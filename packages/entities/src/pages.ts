@@ -113,14 +113,15 @@ export const pages: readonly PageDef[] = [
   p('fee', 'fee_type', 'Fee Type', 'fee_type'),
   p('fee', 'fee_group', 'Fee Group', 'fee_group'),
   p('fee', 'fee', 'Fee Mapping', 'fee'),
-  p('fee', 'quick_fee_collection', 'Quick Fee Collection', 'collected_fee', [], ['create', 'view', 'export']),
-  p('fee', 'fee_management', 'Fee Management'),
+  // The counter: its table finds the student (with what is overdue), its create mode is the collection screen.
+  p('fee', 'quick_fee_collection', 'Quick Fee Collection', 'student_detail', [], ['create', 'view', 'export']),
+  p('fee', 'fee_management', 'Fee Management', 'fee_collection', [], readOnlyButtons),
   p('fee', 'fee_collected', 'Fee Collected', 'collected_fee', ['cancel_bill', 'undo_cancel'], ['view', 'export']),
   // Written by the fee-cancel workflow (not built yet); standard buttons kept for it, as on promotion.
   p('fee', 'fee_cancel', 'Fee Cancel', 'cancel_fee'),
   p('fee', 'followup', 'Follow Up', 'fee_followup'),
   p('fee', 'request', 'Online Pay Request', 'online_payment_request', ['take_action']),
-  p('fee', 'academic_fee_collect', 'Academic Fee Collect', undefined, [], crud, false),
+  p('fee', 'academic_fee_collect', 'Academic Fee Collect', 'academic_fee_collect', [], readOnlyButtons, false),
   // subject
   p('subject', 'subject', 'Subject', 'subject'),
   p('subject', 'subject_detail', 'Subject Mapping', 'subject_detail'),
@@ -147,7 +148,7 @@ export const pages: readonly PageDef[] = [
   p('features', 'notification', 'Notification', 'notification'),
   p('features', 'mob_notification', 'Mobile Notification', 'mob_notification', ['take_action']),
   // reports
-  p('reports', 'fee_report', 'Fee Report'),
+  p('reports', 'fee_report', 'Fee Report', 'fee_report', [], readOnlyButtons),
   p('reports', 'overall_budget', 'Overall Budget', 'overall_budget', [], readOnlyButtons),
   p('reports', 'transport_budget', 'Transport Budget', 'transport_budget', [], readOnlyButtons),
   p('reports', 'custom_report', 'Custom Report', 'custom_report'),

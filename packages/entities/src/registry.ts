@@ -74,6 +74,10 @@ import { bookCheckinoutSummary } from './library/book-checkinout-summary.entity'
 import { bookCheckout } from './library/book-checkout.entity';
 import { busMapping } from './transport/bus-mapping.entity';
 import { busTrip } from './transport/bus-trip.entity';
+import { academicFeeCollect } from './fee/academic-fee-collect.entity';
+import { feeCollection } from './fee/fee-collection.entity';
+import { studentDetail } from './fee/student-detail.entity';
+import { feeReport } from './reports/fee-report.entity';
 import { overallBudget } from './reports/overall-budget.entity';
 import { transportBudget } from './reports/transport-budget.entity';
 import { staffBookStock } from './library/staff-book-stock.entity';
@@ -167,6 +171,10 @@ export const entities: readonly AnyEntity[] = [
   // transport tracking (after the buses)
   busTrip,
   // views (reports computed by the database), after every entity they read
+  feeCollection,
+  studentDetail,
+  feeReport,
+  academicFeeCollect,
   overallBudget,
   transportBudget,
   staffBookStock,

@@ -1,6 +1,11 @@
 import { isView } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
+import { academicFeeCollectView } from './views/academic-fee-collect.view';
+import { feeCollectionView } from './views/fee-collection.view';
+import { feeReportView } from './views/fee-report.view';
 import { overallBudgetView } from './views/overall-budget.view';
+import { studentDetailView } from './views/student-detail.view';
+import { studentFeeLineView } from './views/student-fee-line.view';
 import { staffBookStockView } from './views/staff-book-stock.view';
 import { transportBudgetView } from './views/transport-budget.view';
 
@@ -10,10 +15,17 @@ import { transportBudgetView } from './views/transport-budget.view';
  * whenever the schema or one of them changes, so a view never points at a column that is gone.
  */
 const selects: Record<string, string> = {
+  fee_collection: feeCollectionView,
+  student_detail: studentDetailView,
+  fee_report: feeReportView,
+  academic_fee_collect: academicFeeCollectView,
   overall_budget: overallBudgetView,
   transport_budget: transportBudgetView,
   staff_book_stock: staffBookStockView,
 };
+
+/** Views no entity shows, that entity views share (created first, in this order). */
+const baseViews: ViewDefinition[] = [{ table: 'student_fee_line_v', select: studentFeeLineView.trim() }];
 
 export interface ViewDefinition {
   /** Database name of the view (the entity's table). */
@@ -21,7 +33,7 @@ export interface ViewDefinition {
   select: string;
 }
 
-/** The views in registry order (a view may select from a view declared before it). */
+/** The base views, then the entity views in registry order (a view may select from one before it). */
 export function viewDefinitions(): ViewDefinition[] {
   const views = entities.filter(isView);
   const missing = views.filter((e) => !Object.hasOwn(selects, e.name)).map((e) => e.name);
@@ -29,5 +41,5 @@ export function viewDefinitions(): ViewDefinition[] {
   if (missing.length || stray.length) {
     throw new Error(`View SQL out of step with the declarations: missing ${missing.join(', ') || '-'}; not a view ${stray.join(', ') || '-'}`);
   }
-  return views.map((e) => ({ table: e.table, select: selects[e.name].trim() }));
+  return [...baseViews, ...views.map((e) => ({ table: e.table, select: selects[e.name].trim() }))];
 }

@@ -7,4 +7,10 @@ export const workflowForms: WorkflowForms = {
   'user_permission/permission': lazy(() =>
     import('../workflows/permission-editor/permission-editor-page').then((m) => ({ default: m.PermissionEditorPage })),
   ),
+  'student/attendance': lazy(() =>
+    import('../workflows/mark-attendance/mark-attendance-page').then((m) => ({ default: m.MarkAttendancePage })),
+  ),
+  'student/interchange': lazy(() =>
+    import('../workflows/interchange-students/interchange-students-page').then((m) => ({ default: m.InterchangeStudentsPage })),
+  ),
 };
