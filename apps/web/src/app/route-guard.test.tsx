@@ -106,7 +106,7 @@ describe('needsAcademicYear', () => {
   });
 
   it('is false for pages without an entity and unknown pages', () => {
-    expect(needsAcademicYear(findPage('student', 'interchange'))).toBe(false);
+    expect(needsAcademicYear({ entity: undefined })).toBe(false);
     expect(needsAcademicYear(undefined)).toBe(false);
   });
 });
