@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { WorkflowForms } from '../engine/entity-page';
+import type { WorkflowForms, WorkflowViews } from '../engine/entity-page';
 
 /** Pages whose create/update screen is a hand-written workflow; each loads only when opened. */
 export const workflowForms: WorkflowForms = {
@@ -13,4 +13,12 @@ export const workflowForms: WorkflowForms = {
   'student/interchange': lazy(() =>
     import('../workflows/interchange-students/interchange-students-page').then((m) => ({ default: m.InterchangeStudentsPage })),
   ),
+  'reports/custom_report': lazy(() =>
+    import('../workflows/custom-report/custom-report-editor-page').then((m) => ({ default: m.CustomReportEditorPage })),
+  ),
+};
+
+/** Pages whose view mode is a hand-written screen: a custom report's view runs it. */
+export const workflowViews: WorkflowViews = {
+  'reports/custom_report': lazy(() => import('../workflows/custom-report/custom-report-run-page').then((m) => ({ default: m.CustomReportRunPage }))),
 };

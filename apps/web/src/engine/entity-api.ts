@@ -14,6 +14,8 @@ export interface ListParams {
   dir: 'asc' | 'desc' | undefined;
   page: number;
   size: number;
+  /** Equality filters sent as the list API's f_<field> (a saved report's fixed filters). */
+  filters?: Readonly<Record<string, string>>;
 }
 
 /** Link dropdown option as GET {api}options returns it. */
@@ -28,7 +30,8 @@ export function entityUrl(entity: AnyEntity, suffix: string | number = ''): stri
 }
 
 export function listQuery(p: ListParams): Record<string, string | number | undefined> {
-  return { q: p.q.trim() === '' ? undefined : p.q.trim(), sort: p.sort, dir: p.sort ? p.dir : undefined, page: p.page, size: p.size };
+  const filters = Object.fromEntries(Object.entries(p.filters ?? {}).map(([k, v]) => [`f_${k}`, v]));
+  return { q: p.q.trim() === '' ? undefined : p.q.trim(), sort: p.sort, dir: p.sort ? p.dir : undefined, page: p.page, size: p.size, ...filters };
 }
 
 /** The key value of a row, as a string for URLs and React keys. */

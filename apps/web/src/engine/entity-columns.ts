@@ -46,6 +46,17 @@ export function deriveColumns(entity: AnyEntity): ColumnSpec[] {
 }
 
 /**
+ * Only the named fields, in the given order, all shown (a saved report's columns); names that are not
+ * listable fields are skipped. No names: the default columns.
+ */
+export function chosenColumns(entity: AnyEntity, names: readonly string[] | undefined): ColumnSpec[] {
+  if (!names?.length) return deriveColumns(entity);
+  return names
+    .filter((n) => Object.hasOwn(entity.fields, n) && entity.fields[n].kind !== 'password')
+    .map((n) => ({ ...columnOf(n, entity.fields[n]), hidden: false }));
+}
+
+/**
  * The same columns labelled in the current language. Kept apart from deriveColumns so the derived set stays
  * stable (it keys the list query and the saved layout) while labels follow a language switch.
  */

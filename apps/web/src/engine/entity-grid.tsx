@@ -114,6 +114,8 @@ export interface EntityGridProps {
   onVisibleColumnsChange: (colIds: string[]) => void;
   /** Signed-in user's code: the owner of the saved layout. */
   userCode: number | null;
+  /** Name the layout is saved under (Update State); the entity's name when not given. */
+  layoutName?: string;
   paging: PagingBarProps;
   /** CSS height of the grid body. */
   height: string;
@@ -287,7 +289,7 @@ export function EntityGrid(props: EntityGridProps) {
     if (!api || userCode === null) return;
     setBusy('save');
     try {
-      await saveLayout(userCode, entity.name, api.getColumnState());
+      await saveLayout(userCode, props.layoutName ?? entity.name, api.getColumnState());
       setLayoutDirty(false);
       toast.success(t('grid.layout_saved', { defaultValue: 'Column layout saved.' }));
     } catch (e) {
@@ -302,7 +304,7 @@ export function EntityGrid(props: EntityGridProps) {
     if (!api || userCode === null) return;
     setBusy('reset');
     try {
-      const layout = await loadSavedLayout(userCode, entity.name);
+      const layout = await loadSavedLayout(userCode, props.layoutName ?? entity.name);
       if (layout) {
         api.resetColumnState();
         api.applyColumnState({ state: layout, applyOrder: true });

@@ -13,6 +13,8 @@ import { ImportPage } from './import-page';
 
 /** Hand-written create/update screens by 'module/page', supplied by the app so the engine imports no workflow. */
 export type WorkflowForms = Readonly<Record<string, ComponentType>>;
+/** Hand-written view screens by 'module/page' (a saved report's view mode runs it), supplied by the app too. */
+export type WorkflowViews = Readonly<Record<string, ComponentType>>;
 
 const NOT_FOUND = '/page_not_found';
 const NOT_AUTHORISED = '/page_not_autherised';
@@ -21,7 +23,7 @@ const NOT_AUTHORISED = '/page_not_autherised';
  * Route element of sms/:module/:page/*: finds the page and its entity in the declarations and shows the
  * list, a form or the import screen for the mode in the rest of the path.
  */
-export function EntityPage({ workflowForms = {} }: { workflowForms?: WorkflowForms }): JSX.Element {
+export function EntityPage({ workflowForms = {}, workflowViews = {} }: { workflowForms?: WorkflowForms; workflowViews?: WorkflowViews }): JSX.Element {
   const params = useParams();
   const { can, selfOnly } = usePagePermission();
   const { user } = useSession();
@@ -46,6 +48,7 @@ export function EntityPage({ workflowForms = {} }: { workflowForms?: WorkflowFor
       <Workflow />
     </Suspense>
   ) : null;
+  const View = workflowViews[`${page.module}/${page.page}`];
 
   // The guard has checked the page; a mode that writes also needs its button, as the server will check.
   // My Profile (the user's own row of a self-service entity) opens in view and update without them.
@@ -71,6 +74,13 @@ export function EntityPage({ workflowForms = {} }: { workflowForms?: WorkflowFor
       );
     case 'view':
       if (!can('view') && !can('edit') && !own) return denied;
+      if (View) {
+        return (
+          <Suspense fallback={<Skeleton height={320} radius="md" />}>
+            <View />
+          </Suspense>
+        );
+      }
       return hasRoute(entity, 'get') ? <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} /> : missing;
     case 'import':
       if (!can('import')) return denied;

@@ -21,6 +21,10 @@ export interface ExportRequest {
   signal?: AbortSignal;
   /** The language on screen; the app's i18next when not given (the list page runs under it). */
   t?: Translate;
+  /** Headers of the grid's own reads (the page they are read under); the audit record goes under them too. */
+  headers?: Readonly<Record<string, string>>;
+  /** Sheet and file name (a saved report's name); the entity's label when not given. */
+  title?: string;
 }
 
 /** The app's own i18next; English defaults until it has started (a value is never a raw key). */
@@ -36,12 +40,17 @@ export interface ExportResult {
  * Reads every row matching the grid's search, page by page. The server may serve fewer rows per page than
  * asked (it bounds page size); the first answer tells the real page size and later pages follow it.
  */
-async function fetchMatchingRows(entity: AnyEntity, params: ListParams, signal?: AbortSignal): Promise<{ rows: EntityRow[]; total: number }> {
+async function fetchMatchingRows(
+  entity: AnyEntity,
+  params: ListParams,
+  signal?: AbortSignal,
+  headers?: Readonly<Record<string, string>>,
+): Promise<{ rows: EntityRow[]; total: number }> {
   const rows: EntityRow[] = [];
   let size = FETCH_PAGE_SIZE;
   let total = 0;
   for (let page = 1; rows.length < EXPORT_ROW_CAP; page++) {
-    const res = await http.get<ListResponse>(entityUrl(entity), { query: listQuery({ ...params, page, size }), signal });
+    const res = await http.get<ListResponse>(entityUrl(entity), { query: listQuery({ ...params, page, size }), signal, headers: headers && { ...headers } });
     total = res.total;
     if (page === 1 && res.rows.length > 0 && res.rows.length < size && res.rows.length < total) size = res.rows.length;
     rows.push(...res.rows);
@@ -62,13 +71,15 @@ export async function exportToExcel(req: ExportRequest): Promise<ExportResult> {
     rows = req.selection;
     total = rows.length;
   } else {
-    ({ rows, total } = await fetchMatchingRows(entity, req.params, req.signal));
+    ({ rows, total } = await fetchMatchingRows(entity, req.params, req.signal, req.headers));
   }
 
   // Values as the grid shows them (option labels, Yes/No in the language on screen), under its headers.
   const sheetData = buildSheet(columns, rows, { entity, t: req.t ?? appTranslate });
   const wb = await newWorkbook();
-  const ws = wb.addWorksheet(entity.label.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+  const title = req.title?.trim() || entity.label;
+  // Excel refuses these characters in sheet names.
+  const ws = wb.addWorksheet(title.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = sheetData.header.map((label, i) => ({
     header: label,
     width: Math.min(50, Math.max(12, label.length + 4)),
@@ -76,10 +87,10 @@ export async function exportToExcel(req: ExportRequest): Promise<ExportResult> {
   }));
   ws.getRow(1).font = { bold: true };
   ws.addRows(sheetData.rows);
-  await downloadWorkbook(wb, exportFileName(entity.label, new Date()));
+  await downloadWorkbook(wb, exportFileName(title, new Date()));
 
   // Best effort: the audit route may not exist on older servers, and the file is already saved.
-  http.post('/api/action_history/export', { entity: entity.name, count: rows.length }, { silent: true }).catch(() => undefined);
+  http.post('/api/action_history/export', { entity: entity.name, count: rows.length }, { silent: true, headers: req.headers && { ...req.headers } }).catch(() => undefined);
 
   const skipped = Math.max(0, total - rows.length);
   if (skipped > 0) {

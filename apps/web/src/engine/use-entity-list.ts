@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { http } from '../lib/http-client';
-import { deriveColumns, type ColumnSpec } from './entity-columns';
+import { chosenColumns, type ColumnSpec } from './entity-columns';
 import { entityUrl, listQuery, type EntityRow, type ListParams, type ListResponse } from './entity-api';
 
 export const PAGE_SIZES = [25, 50, 100, 200] as const;
@@ -48,6 +48,22 @@ export interface EntityListController {
   params: ListParams;
 }
 
+/**
+ * A list narrowed and shaped by its caller (a saved report): fixed equality filters sent with every request,
+ * a column subset, the search and sort it starts with, and headers naming the page whose permission reads.
+ */
+export interface EntityListOptions {
+  fixedFilters?: Readonly<Record<string, string>>;
+  /** Field names in column order; the default columns when empty. */
+  columns?: readonly string[];
+  /** The search when the URL has none (the user may still clear it). */
+  initialSearch?: string;
+  /** The sort when the URL has none, in place of the declared default. */
+  initialSort?: SortState | null;
+  /** Extra request headers, e.g. pagename/modulename of the page the rows are read under. */
+  headers?: Readonly<Record<string, string>>;
+}
+
 /** Query key prefix of an entity's list pages: forms invalidate it after a write so the grid is current. */
 export const listQueryKey = (entityName: string): readonly unknown[] => ['entity-list', entityName];
 
@@ -71,15 +87,18 @@ function positiveInt(raw: string | null, fallback: number): number {
  * one server page at a time. State lives in the URL (q, page, size, sort, dir) so back/forward and a
  * shared link show the same rows; the grid adapter only renders what this returns.
  */
-export function useEntityList(entity: AnyEntity): EntityListController {
-  const columns = useMemo(() => deriveColumns(entity), [entity]);
+export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}): EntityListController {
+  const { fixedFilters, initialSearch = '', headers } = options;
+  const columnKey = (options.columns ?? []).join(',');
+  const columns = useMemo(() => chosenColumns(entity, columnKey === '' ? [] : columnKey.split(',')), [entity, columnKey]);
   const [searchParams, setSearchParams] = useSearchParams();
 
   const sortable = useMemo(() => new Set(columns.filter((c) => c.sortable).map((c) => c.colId)), [columns]);
   const page = positiveInt(searchParams.get('page'), 1);
   const sizeParam = positiveInt(searchParams.get('size'), DEFAULT_PAGE_SIZE);
   const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : DEFAULT_PAGE_SIZE;
-  const q = searchParams.get('q') ?? '';
+  // An empty q in the URL records a cleared initial search, so it does not come back.
+  const q = searchParams.get('q') ?? initialSearch;
   const sortParam = searchParams.get('sort');
   // 'none' records that the user cleared the sort, so the declared default does not come back.
   const sort: SortState | null =
@@ -87,7 +106,9 @@ export function useEntityList(entity: AnyEntity): EntityListController {
       ? null
       : sortParam && sortable.has(sortParam)
         ? { field: sortParam, dir: searchParams.get('dir') === 'desc' ? 'desc' : 'asc' }
-        : (entity.defaultSort ?? null);
+        : options.initialSort !== undefined
+          ? options.initialSort
+          : (entity.defaultSort ?? null);
 
   const update = useCallback(
     (patch: Record<string, string | null>) => {
@@ -95,7 +116,7 @@ export function useEntityList(entity: AnyEntity): EntityListController {
         (prev) => {
           const next = new URLSearchParams(prev);
           for (const [k, v] of Object.entries(patch)) {
-            if (v === null || v === '') next.delete(k);
+            if (v === null || (v === '' && k !== 'q')) next.delete(k);
             else next.set(k, v);
           }
           return next;
@@ -109,24 +130,30 @@ export function useEntityList(entity: AnyEntity): EntityListController {
   const [searchText, setSearchText] = useState(q);
   const [debounced] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   useEffect(() => {
-    if (debounced.trim() !== q.trim()) update({ q: debounced.trim() || null, page: null });
+    if (debounced.trim() !== q.trim()) update({ q: debounced.trim() || (initialSearch ? '' : null), page: null });
     // Only a settled change of the typed text may move the URL; URL changes must not retrigger this.
   }, [debounced]);
 
+  const filterKey = JSON.stringify(fixedFilters ?? {});
   const params: ListParams = useMemo(
-    () => ({ q, sort: sort?.field, dir: sort?.dir, page, size }),
-    [q, sort?.field, sort?.dir, page, size],
+    () => ({ q, sort: sort?.field, dir: sort?.dir, page, size, ...(filterKey === '{}' ? {} : { filters: JSON.parse(filterKey) as Record<string, string> }) }),
+    [q, sort?.field, sort?.dir, page, size, filterKey],
   );
+  const headerKey = JSON.stringify(headers ?? {});
 
+  // A shaped list (a report) is not the entity's own grid: the grid's remembered place stays its own.
+  const shaped = !!fixedFilters || columnKey !== '' || !!headers || initialSearch !== '' || options.initialSort !== undefined;
   useEffect(() => {
-    lastSearchByEntity.set(entity.name, searchParams.toString() ? `?${searchParams.toString()}` : '');
-  }, [entity.name, searchParams]);
+    if (!shaped) lastSearchByEntity.set(entity.name, searchParams.toString() ? `?${searchParams.toString()}` : '');
+  }, [entity.name, searchParams, shaped]);
 
   const query = useQuery({
-    queryKey: [...listQueryKey(entity.name), params],
+    // The headers choose the page whose permission reads the rows, so they are part of what is cached.
+    queryKey: [...listQueryKey(entity.name), params, headerKey],
     // TanStack aborts this signal when the key changes and nobody waits for the old page any more, so a
     // fast typist or pager does not leave stale responses racing the current one.
-    queryFn: ({ signal }) => http.get<ListResponse>(entityUrl(entity), { query: listQuery(params), signal }),
+    queryFn: ({ signal }) =>
+      http.get<ListResponse>(entityUrl(entity), { query: listQuery(params), signal, headers: JSON.parse(headerKey) as Record<string, string> }),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
     retry: false,
@@ -148,11 +175,11 @@ export function useEntityList(entity: AnyEntity): EntityListController {
   const replaceRow = useCallback(
     (row: EntityRow) => {
       const id = String(row[entity.key]);
-      queryClient.setQueryData<ListResponse>([...listQueryKey(entity.name), params], (old) =>
+      queryClient.setQueryData<ListResponse>([...listQueryKey(entity.name), params, headerKey], (old) =>
         old ? { ...old, rows: old.rows.map((r) => (String(r[entity.key]) === id ? row : r)) } : old,
       );
     },
-    [queryClient, entity.key, entity.name, params],
+    [queryClient, entity.key, entity.name, params, headerKey],
   );
 
   const refetch = query.refetch;
