@@ -9,6 +9,7 @@ import { bookShelves, namePools, streets, type NamePool } from './names';
 import { expensePlan, feePlan } from './money-plans';
 import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
 import { rngFor, type Rng } from './prng';
+import { studentWorkflowDemo } from './student-workflow-demo';
 
 export const DEMO_SEED = 20_260_601;
 
@@ -511,6 +512,21 @@ async function buildInstitute(c: Ctx): Promise<Built> {
   await library(c);
   await exams(c, { ...cs, ...staff });
   await calendar(c);
+  await studentWorkflowDemo({
+    tx: c.tx,
+    kind: c.plan.kind,
+    instCd: c.instCd,
+    acdmCd: c.acdmCd,
+    startYear: c.startYear,
+    joinMonth: c.plan.joinMonth,
+    today: c.today,
+    admin: c.admin,
+    sections: cs.sections,
+    mapping: staff.mapping,
+    rng: (topic) => rng(c, topic),
+    add: (name, list) => add(c, name, list),
+    counts: c.counts,
+  });
   return { ...cs, ...staff, buses };
 }
 
