@@ -94,6 +94,20 @@ describe.each(backends)('fee summaries on %s', (backend) => {
     expect(await rowOf('fee', 'academic_fee_collect', api, 'acdm_fee_stud_cd', last)).toBeUndefined();
   });
 
+  it("the dashboard's fee card sums today's active bills, and only the fee office sees it", async () => {
+    const stud = await w.student(w.secA, `Dash ${w.next()}`);
+    await collect(stud, [{ fee_cd: w.books1, amount: '1234.50' }]);
+    const bills = (await call(srv.app, w.as(w.admin, 'fee', 'fee_collected'), 'GET', '/api/fee/CollectedFee?size=500')).json<{ rows: Row[] }>().rows;
+    const today = bills.find((b) => b.stud_cd === stud)!.fee_coll_crt_dt;
+    const paise = bills.filter((b) => b.fee_coll_sts === 'Active' && b.fee_coll_crt_dt === today).reduce((a, b) => a + Math.round(Number(b.fee_coll_amt) * 100), 0);
+    const dash = (await call(srv.app, w.admin, 'GET', '/api/dashboard/')).json<Row>();
+    expect(Math.round(Number(dash.feesCollected) * 100)).toBe(paise);
+    const teacher = await w.employee({ 'student/profile': 'view' }, true, [w.secA]);
+    const theirs = (await call(srv.app, teacher, 'GET', '/api/dashboard/')).json<Row>();
+    expect(theirs).not.toHaveProperty('feesCollected');
+    expect(theirs.students).toBe(dash.students);
+  });
+
   it('a teacher limited to his students sees only his sections in every summary', async () => {
     const mine = await w.student(w.secA, `Mine ${w.next()}`);
     const other = await w.student(w.secB, `Other ${w.next()}`);

@@ -24,14 +24,20 @@ beforeEach(() => {
 afterEach(resetTestState);
 
 describe('DashboardPage', () => {
-  it('shows "Not set up" for modules the server answers null for, never a zero', async () => {
+  it('says "Not marked yet" for attendance and "Not set up" for the rest when the server answers null, never a zero', async () => {
     body = { students: null, employees: 12, attendanceToday: null, feesCollected: null };
     renderDashboard();
     expect(await within(tile('employees')).findByText('12')).toBeTruthy();
-    for (const key of ['students', 'attendance', 'fees']) {
-      expect(within(tile(key)).getByText('Not set up')).toBeTruthy();
-      expect(within(tile(key)).queryByText(/^0(\.00)?$/)).toBeNull();
-    }
+    expect(within(tile('attendance')).getByText('Not marked yet')).toBeTruthy();
+    for (const key of ['students', 'fees']) expect(within(tile(key)).getByText('Not set up')).toBeTruthy();
+    for (const key of ['students', 'attendance', 'fees']) expect(within(tile(key)).queryByText(/^0(\.00)?$/)).toBeNull();
+  });
+
+  it("hides the day's fee total from a user the server leaves it out for (no fee page)", async () => {
+    body = { students: 600, employees: 40, attendanceToday: 512 };
+    renderDashboard();
+    expect(await within(tile('attendance')).findByText('512')).toBeTruthy();
+    expect(screen.queryByTestId('dashboard-fees')).toBeNull();
   });
 
   it('shows money with 2 decimals, rounded on the decimal string', async () => {

@@ -8,21 +8,23 @@ import { useSession } from '../lib/session-store';
 import { NoActiveYearHint } from './route-guard';
 
 /**
- * GET /api/dashboard/ (docs/api-contract.md); feesCollected is a decimal string. null = the module is not built
- * yet (decisions.md: shown as "not set up", never as a zero that reads like a real count).
+ * GET /api/dashboard/ (docs/api-contract.md); feesCollected is a decimal string, left out for users who hold
+ * no fee page (their card is not shown). null = nothing to count yet (no academic year; for attendance, no
+ * section marked today), shown as words, never as a zero that reads like a real count.
  */
 export interface DashboardCounts {
   students: number | null;
   employees: number | null;
   attendanceToday: number | null;
-  feesCollected: string | null;
+  feesCollected?: string | null;
 }
 
 interface Tile {
   key: string;
   label: string;
-  /** null: the module is not set up. */
+  /** null: nothing to count yet; `empty` says why. */
   value: string | null;
+  empty?: string;
   icon: Icon;
   color: string;
 }
@@ -60,16 +62,22 @@ export function DashboardPage() {
       key: 'attendance',
       label: t('dashboard.attendance_today', { defaultValue: 'Attendance today' }),
       value: countText(d?.attendanceToday),
+      // With a year, null means no section has been marked yet today.
+      empty: year ? t('dashboard.notMarked', { defaultValue: 'Not marked yet' }) : undefined,
       icon: IconCalendarCheck,
       color: 'teal',
     },
-    {
-      key: 'fees',
-      label: t('dashboard.fees_collected', { defaultValue: 'Fees collected' }),
-      value: moneyText(d?.feesCollected),
-      icon: IconCash,
-      color: 'orange',
-    },
+    ...(d && !('feesCollected' in d)
+      ? []
+      : [
+          {
+            key: 'fees',
+            label: t('dashboard.fees_collected', { defaultValue: 'Fees collected today' }),
+            value: moneyText(d?.feesCollected),
+            icon: IconCash,
+            color: 'orange',
+          },
+        ]),
   ];
 
   return (
@@ -101,7 +109,7 @@ export function DashboardPage() {
                   <Skeleton h={34} w={110} mt={8} />
                 ) : tile.value === null ? (
                   <Text size="lg" fw={600} c="dimmed" lh={1.2} mt={10}>
-                    {notSetUp}
+                    {tile.empty ?? notSetUp}
                   </Text>
                 ) : (
                   <Text fz={30} fw={700} lh={1.2} mt={4} style={{ fontVariantNumeric: 'tabular-nums' }}>

@@ -1,22 +1,44 @@
 import type { FastifyInstance } from 'fastify';
+import { effectivePermissions } from '../../access/permission';
 import { mustCtx } from '../../access/request-context';
 import { rows, sql, type Db } from '../../db/client';
+import { localDateTime } from '../../lib/clock';
+
+/** Pages whose holders may see the day's fee total: the fee office's own pages. */
+const feePages = ['fee/quick_fee_collection', 'fee/fee_collected', 'fee/fee_management'];
 
 /**
- * Counts for the dashboard cards, for the request's institute and academic year. Modules whose workflows
- * are not built yet (attendance marking, fee collection) answer null, and the page says so, rather than
- * showing a made-up zero. Counts are totals, never names: they are shown to every signed-in user.
+ * Counts for the dashboard cards, for the request's institute and academic year. Counts are totals, never
+ * names: they are shown to every signed-in user, except the day's fee total, which only the fee office sees
+ * (the key is left out for others, and the card with it). null = nothing to count yet: no academic year, or
+ * no attendance marked today (not the same as nobody present).
  */
 export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
   const signedIn = { access: { kind: 'signed-in' as const } };
   app.get('/api/dashboard/', { config: signedIn, schema: { tags: ['Dashboard'], summary: 'Dashboard counts' } }, async (req) => {
     const ctx = mustCtx(req);
+    const today = localDateTime().date;
     const [e] = await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM employee WHERE inst_cd = ${ctx.instCd}`);
-    const [s] =
-      ctx.acdmCd === null
-        ? [{ n: null }]
-        : await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM student WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd}`);
-    return { students: s.n === null ? null : Number(s.n), employees: Number(e.n), attendanceToday: null, feesCollected: null };
+    const perms = await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin);
+    const seesFees = feePages.some((k) => perms.get(k)?.usr_prms_is_alw);
+    if (ctx.acdmCd === null) {
+      return { students: null, employees: Number(e.n), attendanceToday: null, ...(seesFees ? { feesCollected: null } : {}) };
+    }
+    const [s] = await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM student WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd}`);
+    const [a] = await rows<{ present: number | null }>(
+      db,
+      sql`SELECT sum(stud_attn_sum_psnt_cnt + coalesce(stud_attn_sum_od_cnt, 0))::int AS present
+          FROM student_daywise_attendance_summary
+          WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd} AND stud_attn_sum_day = ${today}`,
+    );
+    const out = { students: Number(s.n), employees: Number(e.n), attendanceToday: a.present };
+    if (!seesFees) return out;
+    const [f] = await rows<{ amt: string }>(
+      db,
+      sql`SELECT coalesce(sum(fee_coll_amt), 0)::numeric(14, 2)::text AS amt FROM fee_collection_bill
+          WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd} AND fee_coll_crt_dt = ${today} AND fee_coll_sts = 'Active'`,
+    );
+    return { ...out, feesCollected: f.amt };
   });
 
   app.get('/api/academic/active', { config: signedIn, schema: { tags: ['Academic Year'], summary: 'Active academic years of the institute' } }, async (req) => {
