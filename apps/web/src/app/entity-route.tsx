@@ -2,7 +2,7 @@ import { findPage } from '@campus/entities/pages';
 import { lazy } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { RouteGuard } from './route-guard';
-import { workflowForms, workflowViews } from './workflow-forms';
+import { workflowForms, workflowTables, workflowViews } from './workflow-forms';
 
 // The engine pulls in AG Grid; load it only when an entity page is opened.
 const EntityPage = lazy(() => import('../engine/entity-page').then((m) => ({ default: m.EntityPage })));
@@ -14,7 +14,7 @@ export function EntityRoute() {
   return (
     // Keyed so a move to another page never shows the previous page's permission for a moment.
     <RouteGuard key={`${module}/${page}`} module={module} page={page} rest={rest}>
-      <EntityPage workflowForms={workflowForms} workflowViews={workflowViews} />
+      <EntityPage workflowForms={workflowForms} workflowViews={workflowViews} workflowTables={workflowTables} />
     </RouteGuard>
   );
 }

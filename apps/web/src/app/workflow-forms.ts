@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { WorkflowForms, WorkflowViews } from '../engine/entity-page';
+import type { WorkflowForms, WorkflowTables, WorkflowViews } from '../engine/entity-page';
 
 /** Pages whose create/update screen is a hand-written workflow; each loads only when opened. */
 export const workflowForms: WorkflowForms = {
@@ -16,9 +16,15 @@ export const workflowForms: WorkflowForms = {
   'reports/custom_report': lazy(() =>
     import('../workflows/custom-report/custom-report-editor-page').then((m) => ({ default: m.CustomReportEditorPage })),
   ),
+  'exam/mark_list': lazy(() => import('../workflows/enter-marks/enter-marks-page').then((m) => ({ default: m.EnterMarksPage }))),
 };
 
 /** Pages whose view mode is a hand-written screen: a custom report's view runs it. */
 export const workflowViews: WorkflowViews = {
   'reports/custom_report': lazy(() => import('../workflows/custom-report/custom-report-run-page').then((m) => ({ default: m.CustomReportRunPage }))),
+};
+
+/** Pages whose table mode is a hand-written screen: the mark list is computed per exam, a column per subject. */
+export const workflowTables: WorkflowTables = {
+  'exam/mark_list': lazy(() => import('../workflows/enter-marks/mark-list-page').then((m) => ({ default: m.MarkListPage }))),
 };

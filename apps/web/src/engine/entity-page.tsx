@@ -15,6 +15,11 @@ import { ImportPage } from './import-page';
 export type WorkflowForms = Readonly<Record<string, ComponentType>>;
 /** Hand-written view screens by 'module/page' (a saved report's view mode runs it), supplied by the app too. */
 export type WorkflowViews = Readonly<Record<string, ComponentType>>;
+/**
+ * Hand-written table-mode screens by 'module/page': a report computed per request (the mark list, with a
+ * column per subject of the chosen exam) that the generic list cannot show. Supplied by the app too.
+ */
+export type WorkflowTables = Readonly<Record<string, ComponentType>>;
 
 const NOT_FOUND = '/page_not_found';
 const NOT_AUTHORISED = '/page_not_autherised';
@@ -23,7 +28,15 @@ const NOT_AUTHORISED = '/page_not_autherised';
  * Route element of sms/:module/:page/*: finds the page and its entity in the declarations and shows the
  * list, a form or the import screen for the mode in the rest of the path.
  */
-export function EntityPage({ workflowForms = {}, workflowViews = {} }: { workflowForms?: WorkflowForms; workflowViews?: WorkflowViews }): JSX.Element {
+export function EntityPage({
+  workflowForms = {},
+  workflowViews = {},
+  workflowTables = {},
+}: {
+  workflowForms?: WorkflowForms;
+  workflowViews?: WorkflowViews;
+  workflowTables?: WorkflowTables;
+}): JSX.Element {
   const params = useParams();
   const { can, selfOnly } = usePagePermission();
   const { user } = useSession();
@@ -49,6 +62,7 @@ export function EntityPage({ workflowForms = {}, workflowViews = {} }: { workflo
     </Suspense>
   ) : null;
   const View = workflowViews[`${page.module}/${page.page}`];
+  const Table = workflowTables[`${page.module}/${page.page}`];
 
   // The guard has checked the page; a mode that writes also needs its button, as the server will check.
   // My Profile (the user's own row of a self-service entity) opens in view and update without them.
@@ -56,6 +70,13 @@ export function EntityPage({ workflowForms = {}, workflowViews = {} }: { workflo
   if (selfOnly && !own) return denied;
   switch (mode.kind) {
     case 'table':
+      if (Table) {
+        return (
+          <Suspense fallback={<Skeleton height={320} radius="md" />}>
+            <Table />
+          </Suspense>
+        );
+      }
       return <EntityListPage key={entity.name} entity={entity} page={page} searchMode={mode.search} hasFormOverride={!!Workflow} />;
     case 'create':
       if (!can('create')) return denied;
