@@ -1,3 +1,4 @@
+import { apiPath } from '@campus/entities/define';
 import { entity } from '@campus/entities/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
@@ -153,5 +154,32 @@ describe.each(backends)('custom reports on %s', (backend) => {
     // Without a page of the entity there is nothing to run it with.
     const noPage = await call(srv.app, as(teacher, 'reports', 'custom_report'), 'GET', '/api/expense/?size=5');
     expect(noPage.statusCode).toBe(403);
+  });
+});
+
+describe.each(backends)("the demo school's saved reports on %s", (backend) => {
+  let srv: TestServer;
+  let admin: Session;
+  beforeAll(async () => {
+    srv = await startTestServer(backend, {}, { demo: true });
+    admin = await login(srv.app);
+  });
+  afterAll(async () => srv?.close());
+
+  it('are definitions the hook accepts, and each runs and finds rows', async () => {
+    const s: Session = { ...admin, modulename: 'reports', pagename: 'custom_report' };
+    const saved = (await call(srv.app, s, 'GET', `${API}?size=50`)).json<{ rows: Row[] }>().rows;
+    expect(saved.map((r) => r.cst_rpt_nm)).toEqual(expect.arrayContaining(['VIII class list', 'Tamil medium girls', 'Electricity bills', 'Payment modes turned off']));
+    for (const r of saved) {
+      // A change makes the hook check the whole stored definition again.
+      const again = await call(srv.app, s, 'PUT', `${API}${r.cst_rpt_cd}`, { cst_rpt_dscr: `${String(r.cst_rpt_dscr)}.`, row_ver: r.row_ver });
+      expect(again.statusCode, `${String(r.cst_rpt_nm)}: ${again.body}`).toBe(200);
+      const base = entity(String(r.cst_rpt_entity));
+      const query = new URLSearchParams({ sort: String(r.cst_rpt_sort), dir: String(r.cst_rpt_dir) });
+      for (const f of r.cst_rpt_fltrs as { field: string; value: string }[]) query.set(`f_${f.field}`, f.value);
+      const run = await call(srv.app, s, 'GET', `${apiPath(base)}?${query.toString()}`);
+      expect(run.statusCode, `${String(r.cst_rpt_nm)}: ${run.body}`).toBe(200);
+      expect(run.json<{ total: number }>().total, String(r.cst_rpt_nm)).toBeGreaterThan(0);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { hash } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { rows, sql, type Db, type DbOrTx } from '../client';
 import { addDays, holidaysOf, inYear, iso } from './calendar';
+import { customReportDemo } from './custom-report-demo';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
 import { expensePlan, feePlan } from './money-plans';
@@ -512,6 +513,7 @@ async function buildInstitute(c: Ctx): Promise<Built> {
   await library(c);
   await exams(c, { ...cs, ...staff });
   await calendar(c);
+  await customReportDemo({ tx: c.tx, instCd: c.instCd, admin: c.admin, topClass: classOrder(c.plan).at(-1) ?? '', firstShelf: c.plan.shelves[0] ?? '', add: (name, list, ret) => add(c, name, list, ret) });
   await studentWorkflowDemo({
     tx: c.tx,
     kind: c.plan.kind,
