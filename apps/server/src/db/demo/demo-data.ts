@@ -7,6 +7,7 @@ import { addDays, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
+import { marksDemo } from './marks-demo';
 import { expensePlan, feePlan } from './money-plans';
 import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
 import { rngFor, type Rng } from './prng';
@@ -529,6 +530,7 @@ async function buildInstitute(c: Ctx): Promise<Built> {
     add: (name, list) => add(c, name, list),
     counts: c.counts,
   });
+  await marksDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
   return { ...cs, ...staff, buses };
 }
 
