@@ -36,6 +36,8 @@ describe('ownership through another entity, as declared', () => {
     expect(issues({ through: 'subject_detail', match: { sec_cd: 'sec_cd' }, user: 'sub_cd' })).toEqual([
       "broken_student: ownership user 'sub_cd' is not a link of subject_detail to employee",
     ]);
+    expect(issues({ via: 'stud_fs_nm' })).toEqual(["broken_student: ownership via 'stud_fs_nm' is not a link field"]);
+    expect(issues({ via: 'rgn_cd' })).toEqual(["broken_student: ownership via 'rgn_cd' reaches religion, which has no ownership"]);
     // A year's row owned through an institute-wide one would ignore the year.
     expect(issues({ through: 'section', match: { sec_cd: 'sec_cd' }, user: 'cls_cd' })).toContain(
       "broken_student: ownership through 'section' needs both in the same institute or academic-year scope",
@@ -222,6 +224,30 @@ describe.each(backends)("a teacher's own students, on %s", (backend) => {
     expect(both.statusCode, both.body).toBe(200);
     const back = await call(srv.app, s, 'PUT', `/api/student/${studB}`, { cls_cd: cls1, sec_cd: secB, row_ver: Number(row.row_ver) + 1 });
     expect(back.statusCode, back.body).toBe(200);
+  });
+
+  it("follows a row's student (ownership via a link): a wallet of his own student is his, another section's is not", async () => {
+    const w = as(admin, 'student', 'wallet');
+    const mine = await created(w, '/api/wallet/', { stud_cd: studA, wlt_amt: '500.00' }, 'wlt_cd');
+    const theirs = await created(w, '/api/wallet/', { stud_cd: studB, wlt_amt: '750.00' }, 'wlt_cd');
+    const grant = await call(srv.app, as(admin, 'user_permission', 'permission'), 'POST', '/api/user_permission/?usrNeedDataChk=1', [
+      { usr_prms_usr_cd: own.usr_cd, usr_prms_mdl: 'student', usr_prms_page: 'wallet', usr_prms_is_alw: 1, usr_prms_btns: 'view,create,edit,export' },
+    ]);
+    expect(grant.statusCode, grant.body).toBe(200);
+    const t = as(own, 'student', 'wallet');
+    const listed = (await call(srv.app, t, 'GET', '/api/wallet/?size=500')).json<{ rows: Row[] }>().rows.map((r) => Number(r.wlt_cd));
+    expect(listed).toContain(mine);
+    expect(listed).not.toContain(theirs);
+    expect((await call(srv.app, t, 'GET', `/api/wallet/${theirs}`)).statusCode).toBe(404);
+    expect((await call(srv.app, t, 'PUT', `/api/wallet/${theirs}`, { wlt_amt: '1.00', row_ver: 1 })).statusCode).toBe(404);
+    // Not even a new wallet for another section's child: the row must be his once written.
+    const another = await created(studentPage(admin), '/api/student/', student(secB), 'stud_cd');
+    const made = await call(srv.app, t, 'POST', '/api/wallet/', { stud_cd: another, wlt_amt: '10.00' });
+    expect(made.statusCode, made.body).toBeGreaterThanOrEqual(400);
+    expect(made.statusCode).toBeLessThan(500);
+    expect((await call(srv.app, w, 'GET', `/api/wallet/?f_stud_cd=${another}`)).json<{ total: number }>().total).toBe(0);
+    const edited = await call(srv.app, t, 'PUT', `/api/wallet/${mine}`, { wlt_amt: '600.00', row_ver: 1 });
+    expect(edited.statusCode, edited.body).toBe(200);
   });
 
   it('holds the same rule for every entity that declares it, e.g. a subject mapping', async () => {

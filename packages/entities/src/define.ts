@@ -205,6 +205,15 @@ export interface OwnershipThrough<K extends string = string> {
 }
 
 export type ToggleButton = FieldButton;
+/**
+ * Ownership along a link: under data_chk a row is the user's when the row its link field `via` points at is
+ * the user's by that entity's own ownership (a wallet or a leave request through its student, the student
+ * through the teacher's sections). The target's rule is not repeated here, so it is changed in one place.
+ */
+export interface OwnershipVia<K extends string = string> {
+  via: K;
+}
+
 export type ActionButton = FieldButton;
 
 export interface EntityDef<F extends Record<string, Field> = Record<string, Field>> {
@@ -233,9 +242,10 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
   /**
    * How 'access his students only' (data_chk) narrows this entity: 'creator' keeps rows the user created;
    * 'self' keeps the user's own row (employee); an OwnershipThrough keeps rows another entity assigns to the
-   * user (a teacher's sections); omitted means data_chk does not apply.
+   * user (a teacher's sections); an OwnershipVia keeps rows whose linked row is the user's (a wallet through
+   * its student); omitted means data_chk does not apply.
    */
-  ownership?: 'creator' | 'self' | OwnershipThrough<keyof F & string>;
+  ownership?: 'creator' | 'self' | OwnershipThrough<keyof F & string> | OwnershipVia<keyof F & string>;
   /**
    * With ownership 'self': fields a user may read and change on their OWN row (My Profile: name, phone,
    * password...) whatever their permission on the entity's page says.

@@ -1,4 +1,4 @@
-import { isView, type AnyEntity, type LinkField } from './define';
+import { isView, type AnyEntity, type Field, type LinkField } from './define';
 import { expenseCategory } from './budget/expense-category.entity';
 import { expenseSubCategory } from './budget/expense-sub-category.entity';
 import { classGroup } from './class-section/class-group.entity';
@@ -194,6 +194,10 @@ export function ownershipIssues(list: readonly AnyEntity[]): string[] {
   for (const e of list) {
     const o = e.ownership;
     if (o === undefined || typeof o === 'string') continue;
+    if ('via' in o) {
+      out.push(...viaIssues(e, o.via, names));
+      continue;
+    }
     const via = names.get(o.through);
     if (!via || via === e) {
       out.push(`${e.name}: ownership through '${o.through}' is not another registered entity`);
@@ -213,6 +217,28 @@ export function ownershipIssues(list: readonly AnyEntity[]): string[] {
     if (user?.kind !== 'link' || user.to !== 'employee') out.push(`${e.name}: ownership user '${o.user}' is not a link of ${via.name} to employee`);
   }
   return out;
+}
+
+/**
+ * Ownership along a link: the field must link to an entity that has an ownership of its own, in the same
+ * institute (and year), and following the links must end (a chain that came back would never decide).
+ */
+function viaIssues(e: AnyEntity, field: string, names: ReadonlyMap<string, AnyEntity>): string[] {
+  const f = Object.hasOwn(e.fields, field) ? e.fields[field] : undefined;
+  if (f?.kind !== 'link') return [`${e.name}: ownership via '${field}' is not a link field`];
+  const seen = new Set([e.name]);
+  let target = names.get(f.to);
+  while (target) {
+    if (seen.has(target.name)) return [`${e.name}: ownership via '${field}' comes back to ${target.name}`];
+    seen.add(target.name);
+    const o = target.ownership;
+    if (o === undefined) return [`${e.name}: ownership via '${field}' reaches ${target.name}, which has no ownership`];
+    if (target.name === f.to && target.scope !== e.scope) return [`${e.name}: ownership via '${field}' needs ${target.name} in the same scope`];
+    if (typeof o === 'string' || !('via' in o)) return [];
+    const next: Field | undefined = target.fields[o.via];
+    target = next?.kind === 'link' ? names.get(next.to) : undefined;
+  }
+  return [`${e.name}: ownership via '${field}' reaches no registered entity`];
 }
 
 /** A view's rows come and go with the rows it sums, so nothing may hold a reference to one. */

@@ -211,7 +211,8 @@ async function checkStillOwned(tx: Tx, e: AnyEntity, ctx: RequestContext, id: nu
   const t = dyn(entityTable(e.name).table);
   const [hit] = await tx.select({ k: t[e.key] }).from(t).where(and(eq(t[e.key], id), scopeWhere(e, t, ctx)));
   if (hit) return;
-  const own = Object.keys(o.match).map((n) => plural(e.fields[n]?.label ?? n)).join(' and ');
+  // 'of your own students' for a row owned through its student, 'of your own sections' through the mapping.
+  const own = 'via' in o ? plural(e.fields[o.via]?.label ?? o.via) : Object.keys(o.match).map((n) => plural(e.fields[n]?.label ?? n)).join(' and ');
   throw forbidden(`You can only add or change ${plural(e.label)} of your own ${own}.`);
 }
 

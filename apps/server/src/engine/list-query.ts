@@ -79,10 +79,33 @@ export function scopeWhere(e: AnyEntity, t: DynTable, ctx: RequestContext): SQL 
   if (e.scope === 'institute' || e.scope === 'academic-year') conds.push(eq(t.inst_cd, ctx.instCd));
   if (e.scope === 'academic-year') conds.push(ctx.acdmCd === null ? sql`false` : eq(t.acdm_cd, ctx.acdmCd));
   if (e.scope === 'institute-root') conds.push(inArray(t[e.key], ctx.myInstCds.length ? ctx.myInstCds : [-1]));
-  if (ctx.dataChk && e.ownership === 'creator') conds.push(eq(t.crt_by, ctx.user.usr_cd));
-  if (ctx.dataChk && e.ownership === 'self') conds.push(eq(t[e.key], ctx.user.usr_cd));
-  if (ctx.dataChk && typeof e.ownership === 'object') conds.push(ownedThrough(e, e.ownership, t, ctx));
+  const own = ctx.dataChk ? ownershipWhere(e, t, ctx, 0) : undefined;
+  if (own) conds.push(own);
   return conds.length ? and(...conds) : undefined;
+}
+
+/** The data_chk condition alone, on `t` (the entity's table or an alias of it); depth keeps aliases apart. */
+function ownershipWhere(e: AnyEntity, t: DynTable, ctx: RequestContext, depth: number): SQL | undefined {
+  const o = e.ownership;
+  if (o === undefined) return undefined;
+  if (o === 'creator') return eq(t.crt_by, ctx.user.usr_cd);
+  if (o === 'self') return eq(t[e.key], ctx.user.usr_cd);
+  if ('via' in o) return ownedVia(e, o.via, t, ctx, depth);
+  return ownedThrough(e, o, t, ctx, depth);
+}
+
+/**
+ * EXISTS the linked row (a wallet's student) in the row's institute, owned by the linked entity's own rule.
+ * The registry checked at load that the link leads to an entity with an ownership and that the chain ends.
+ */
+function ownedVia(e: AnyEntity, field: string, t: DynTable, ctx: RequestContext, depth: number): SQL {
+  const f = e.fields[field];
+  if (f?.kind !== 'link') throw new Error(`${e.name}: ownership via ${field} is not a link`);
+  const target = entityTable(f.to);
+  const base = dyn(target.table);
+  const l = alias(base, `own_link${depth}`);
+  const conds: (SQL | undefined)[] = [eq(l[target.entity.key], t[field]), ownershipWhere(target.entity, l, ctx, depth + 1)];
+  return sql`exists (select 1 from ${base} ${l} where ${and(...conds)})`;
 }
 
 /**
@@ -90,11 +113,11 @@ export function scopeWhere(e: AnyEntity, t: DynTable, ctx: RequestContext): SQL 
  * equals it on the declared fields and names the user. Built from declared names only, so every path that
  * reads or locks through scopeWhere (list, get, options, update, delete, import lookups) follows it.
  */
-function ownedThrough(e: AnyEntity, o: OwnershipThrough, t: DynTable, ctx: RequestContext): SQL {
+function ownedThrough(e: AnyEntity, o: OwnershipThrough, t: DynTable, ctx: RequestContext, depth: number): SQL {
   const via = entityTable(o.through);
   const base = dyn(via.table);
   // An alias of its own, so the correlated columns never resolve to the outer table by accident.
-  const m = alias(base, 'own_via');
+  const m = alias(base, `own_via${depth}`);
   const conds: SQL[] = [eq(m[o.user], ctx.user.usr_cd)];
   for (const [mine, theirs] of Object.entries(o.match)) if (theirs !== undefined) conds.push(eq(m[theirs], t[mine]));
   if (e.scope === 'institute' || e.scope === 'academic-year') conds.push(eq(m.inst_cd, t.inst_cd));

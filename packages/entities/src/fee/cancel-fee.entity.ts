@@ -27,7 +27,8 @@ export const cancelFee = defineEntity({
     fee_cncl_undo_dt: date({ label: 'Undone Date', readOnly: true }),
     fee_cncl_undo_by: text({ label: 'Undone By', readOnly: true, max: 150 }),
   },
-  ownership: 'creator',
+  // 'His students only': the rows of the teacher's own students, by the student's own rule.
+  ownership: { via: 'fee_cncl_stud_cd' },
   routes: ['list', 'get'],
   defaultSort: { field: 'fee_cncl_cd', dir: 'desc' },
 });

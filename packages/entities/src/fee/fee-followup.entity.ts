@@ -16,7 +16,7 @@ export const feeFollowup = defineEntity({
     fee_flwup_crt_dt: date({ label: 'Created Date', auto: 'created-at' }),
     fee_flwup_crt_tm: time({ label: 'Created Time', auto: 'created-at' }),
   },
-  // The row names a student, not a section, like the wallet: see decisions.
-  ownership: 'creator',
+  // 'His students only': the rows of the teacher's own students, by the student's own rule.
+  ownership: { via: 'stud_cd' },
   defaultSort: { field: 'fee_flwup_cd', dir: 'desc' },
 });

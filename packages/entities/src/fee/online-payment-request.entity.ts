@@ -19,6 +19,7 @@ export const onlinePaymentRequest = defineEntity({
     oln_pay_acpt_sts: select({ label: 'Status', options: ['Pending', 'Accepted', 'Rejected'], required: true, defaultValue: 'Pending', search: true }),
   },
   actions: [{ button: 'take_action', label: 'Take Action', field: 'oln_pay_acpt_sts' }],
-  ownership: 'creator',
+  // 'His students only': the rows of the teacher's own students, by the student's own rule.
+  ownership: { via: 'stud_cd' },
   defaultSort: { field: 'oln_pay_txn_dt', dir: 'desc' },
 });

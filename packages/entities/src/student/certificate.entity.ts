@@ -16,7 +16,8 @@ export const certificate = defineEntity({
     cert_fct_crt_dt: date({ label: 'Issued Date', auto: 'created-at' }),
     usr_nm: text({ label: 'Issued By', auto: 'created-by', max: 60 }),
   },
-  ownership: 'creator',
+  // 'His students only': the rows of the teacher's own students, by the student's own rule.
+  ownership: { via: 'stud_cd' },
   // Latest issue first.
   defaultSort: { field: 'cert_fct_cd', dir: 'desc' },
 });

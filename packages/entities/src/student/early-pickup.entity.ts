@@ -18,6 +18,7 @@ export const earlyPickup = defineEntity({
     erly_pckp_cmts: text({ label: 'Comments', multiline: true, max: 500 }),
   },
   actions: [{ button: 'take_action', label: 'Take Action', field: 'erly_pckp_req_sts' }],
-  ownership: 'creator',
+  // 'His students only': the rows of the teacher's own students, by the student's own rule.
+  ownership: { via: 'stud_cd' },
   defaultSort: { field: 'erly_pckp_dt', dir: 'desc' },
 });

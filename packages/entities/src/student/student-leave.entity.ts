@@ -18,7 +18,7 @@ export const studentLeave = defineEntity({
     stud_leav_sts: select({ label: 'Status', options: ['Pending', 'Approved', 'Rejected', 'Cancelled'], required: true, defaultValue: 'Pending', search: true }),
   },
   actions: [{ button: 'take_action', label: 'Take Action', field: 'stud_leav_sts' }],
-  // The row names a student, not a section: see decisions, 'Entities, third batch'.
-  ownership: 'creator',
+  // 'His students only': the rows of the teacher's own students, by the student's own rule.
+  ownership: { via: 'stud_cd' },
   defaultSort: { field: 'stud_leav_frm_dt', dir: 'desc' },
 });

@@ -23,7 +23,7 @@ export const wallet = defineEntity({
     wlt_updt_dt: date({ label: 'Updated Date', auto: 'updated-at' }),
   },
   uniqueTogether: [{ fields: ['stud_cd'], message: 'This student already has a wallet.' }],
-  // The row names a student, not a section, so 'his students only' cannot go through the subject mapping.
-  ownership: 'creator',
+  // 'His students only': the rows of the teacher's own students, by the student's own rule.
+  ownership: { via: 'stud_cd' },
   defaultSort: { field: 'wlt_cd', dir: 'desc' },
 });

@@ -19,7 +19,7 @@ export const busMapping = defineEntity({
   },
   // A child rides one bus: changing bus edits the mapping, stopping transport deletes it.
   uniqueTogether: [{ fields: ['stud_cd'], message: 'This student already has a bus this year.' }],
-  // The row names a student, not a section, like the wallet: see decisions.
-  ownership: 'creator',
+  // 'His students only': the rows of the teacher's own students, by the student's own rule.
+  ownership: { via: 'stud_cd' },
   defaultSort: { field: 'bs_map_cd', dir: 'desc' },
 });
