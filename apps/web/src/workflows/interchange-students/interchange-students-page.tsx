@@ -3,7 +3,7 @@ import { IconArrowLeft, IconArrowsExchange, IconSearch } from '@tabler/icons-rea
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { http, HttpError } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
 import { requiredFieldMessage } from '../../lib/validation';
@@ -17,6 +17,20 @@ interface MoveResult {
   frm_sec_nm: string;
   to_sec_nm: string;
   moved: { stud_intchg_cd: number; stud_cd: number; stud_fs_nm: string }[];
+}
+
+interface MoveRecord {
+  stud_cd: number;
+  cls_cd: number;
+  frm_sec_cd: number;
+  to_sec_cd: number;
+}
+
+/** update/{id} (the history grid's Edit on one move) offers to move that student back where he came from. */
+function useRecordToReverse(): number | null {
+  const rest = useParams()['*'] ?? '';
+  const [mode, id] = rest.split('/');
+  return mode === 'update' && /^[1-9]\d*$/.test(id ?? '') ? Number(id) : null;
 }
 
 /** Moving students of this year from one section of a class to another (rebalancing 9-A and 9-B). */
@@ -33,6 +47,17 @@ export function InterchangeStudentsPage(): JSX.Element {
   const [moving, setMoving] = useState(false);
   const [result, setResult] = useState<MoveResult | null>(null);
 
+  const recordId = useRecordToReverse();
+  const record = useQuery({
+    queryKey: ['interchange-record', recordId],
+    enabled: recordId !== null,
+    queryFn: ({ signal }) => http.get<MoveRecord>(`/api/student_interchange/${recordId}`, { signal }),
+  });
+  const [pending, setPending] = useState<MoveRecord | null>(null);
+  useEffect(() => {
+    if (record.data) setPending(record.data);
+  }, [record.data]);
+
   const sectionsQuery = useQuery({
     queryKey: ['interchange-sections'],
     staleTime: 60_000,
@@ -42,13 +67,22 @@ export function InterchangeStudentsPage(): JSX.Element {
   const classes = useMemo(() => classChoices(sections), [sections]);
   const fromChoices = useMemo(() => sectionChoicesOf(sections, cls), [sections, cls]);
   const toChoices = useMemo(() => sectionChoicesOf(sections, cls, from), [sections, cls, from]);
+  const sectionsLoaded = sectionsQuery.isSuccess;
   useEffect(() => {
-    setFrom((f) => (fromChoices.some((c) => c.value === f) ? f : null));
-  }, [fromChoices]);
+    // Before the list arrives nothing is known to be gone.
+    if (sectionsLoaded) setFrom((f) => (fromChoices.some((c) => c.value === f) ? f : null));
+  }, [fromChoices, sectionsLoaded]);
   useEffect(() => {
-    setTo((x) => keepOrOnly(toChoices, x));
-  }, [toChoices]);
+    if (sectionsLoaded) setTo((x) => keepOrOnly(toChoices, x));
+  }, [toChoices, sectionsLoaded]);
   useEffect(() => setSelected(new Set()), [from]);
+  // The reversal: from where the move took him, back to where he was, with him ticked.
+  useEffect(() => {
+    if (!pending || !sectionsLoaded) return;
+    setCls(String(pending.cls_cd));
+    setFrom(String(pending.to_sec_cd));
+    setTo(String(pending.frm_sec_cd));
+  }, [pending, sectionsLoaded]);
 
   const studentsQuery = useQuery({
     queryKey: ['interchange-students', cls, from],
@@ -57,6 +91,11 @@ export function InterchangeStudentsPage(): JSX.Element {
     queryFn: ({ signal }) => http.get<MovableStudent[]>('/api/student_interchange/students', { signal, query: { cls_cd: cls ?? '', sec_cd: from ?? '' } }),
   });
   const students = useMemo(() => studentsQuery.data ?? [], [studentsQuery.data]);
+  useEffect(() => {
+    if (!pending || !studentsQuery.data || from !== String(pending.to_sec_cd)) return;
+    if (studentsQuery.data.some((x) => x.stud_cd === pending.stud_cd)) setSelected(new Set([pending.stud_cd]));
+    setPending(null);
+  }, [pending, studentsQuery.data, from]);
   const shown = filterStudents(students, search);
   const picked = selectedIn(selected, students);
   const allShown = shown.length > 0 && shown.every((s) => selected.has(s.stud_cd));
@@ -156,6 +195,14 @@ export function InterchangeStudentsPage(): JSX.Element {
 
       {cls && from && (
         <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
+          <TextInput
+            mb="xs"
+            w={{ base: '100%', sm: 320 }}
+            placeholder={t('interchange.search', { defaultValue: 'Search name, admission or roll no' })}
+            leftSection={<IconSearch size={14} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
           <Group justify="space-between" wrap="wrap" gap="xs" mb="sm">
             <Checkbox
               label={t('btn.select_all', { defaultValue: 'Select all' })}
@@ -167,19 +214,9 @@ export function InterchangeStudentsPage(): JSX.Element {
                 setSelected((s) => toggleShown(s, shown, on));
               }}
             />
-            <Group gap="xs" wrap="nowrap" style={{ flex: '1 1 220px', justifyContent: 'flex-end' }}>
-              <Badge variant="light">
-                {picked.length} / {students.length}
-              </Badge>
-              <TextInput
-                size="xs"
-                w={{ base: '100%', xs: 240 }}
-                placeholder={t('interchange.search', { defaultValue: 'Search name, admission or roll no' })}
-                leftSection={<IconSearch size={14} />}
-                value={search}
-                onChange={(e) => setSearch(e.currentTarget.value)}
-              />
-            </Group>
+            <Badge variant="light" style={{ flexShrink: 0 }}>
+              {picked.length} / {students.length}
+            </Badge>
           </Group>
           {studentsQuery.isPending ? (
             <Stack gap="xs">

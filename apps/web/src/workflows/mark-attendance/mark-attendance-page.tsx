@@ -274,7 +274,7 @@ export function MarkAttendancePage(): JSX.Element {
                       { value: 'Absent', label: 'A' },
                       { value: 'OD', label: 'OD' },
                     ].map((o) => ({ ...o, label: <span title={statusLabel(o.value as AttendanceStatus)}>{o.label}</span> }))}
-                    w={{ base: '100%', xs: 'auto' }}
+                    w={{ base: '100%', xs: 210 }}
                   />
                   {(r.status !== 'Present' || r.remarks !== '') && (
                     <TextInput
