@@ -215,6 +215,32 @@ describe('field buttons (toggles and take-action)', () => {
   });
 });
 
+describe('workflow buttons', () => {
+  const fields = { x_cd: code(), x_nm: text({ label: 'N' }), x_on: bool({ label: 'On' }), x_sts: select({ label: 'Status', options: ['Open', 'Closed'], defaultValue: 'Open' }) };
+  const base = { name: 'x', table: 'x', key: 'x_cd', scope: 'global', label: 'X', title: 'x_nm', fields } as const;
+  const close = { button: 'close_it', label: 'Close', path: 'close', confirm: 'Close {{title}}?', enabledWhen: { field: 'x_sts', equals: 'Open' } } as const;
+
+  it('keeps a workflow button with its route, reason and condition', () => {
+    expect(defineEntity({ ...base, workflowButtons: [{ ...close, reason: { label: 'Reason' } }] }).workflowButtons?.[0]).toMatchObject({ path: 'close', reason: { label: 'Reason' } });
+  });
+
+  it('refuses a standard button name, a name used twice or by a toggle, an absolute path and an undeclared field', () => {
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...close, button: 'delete' }] })).toThrow(/repeats another button/);
+    expect(() => defineEntity({ ...base, workflowButtons: [close, close] })).toThrow(/repeats another button/);
+    expect(() => defineEntity({ ...base, toggles: [{ button: 'close_it', label: 'T', field: 'x_on' }], workflowButtons: [close] })).toThrow(/repeats another button/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...close, path: '/api/x/close' }] })).toThrow(/relative path/);
+    // @ts-expect-error x_typo is not a field of the declaration
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...close, enabledWhen: { field: 'x_typo', equals: 'Open' } }] })).toThrow(/not a field/);
+  });
+
+  it('gives the fee collected grid cancel and undo for active and cancelled bills', () => {
+    expect(entity('collected_fee').workflowButtons?.map((b) => [b.button, b.path, b.enabledWhen?.equals, !!b.reason])).toEqual([
+      ['cancel_bill', 'cancel', 'Active', true],
+      ['undo_cancel', 'undo-cancel', 'Cancelled', false],
+    ]);
+  });
+});
+
 describe('inline edit', () => {
   const fields = {
     x_cd: code(),

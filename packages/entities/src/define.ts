@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { standardButtons } from './pages';
 
 /**
  * One declaration per entity drives the table, the API, authorization, validation, menu, grid and form.
@@ -204,7 +205,6 @@ export interface OwnershipThrough<K extends string = string> {
   user: string;
 }
 
-export type ToggleButton = FieldButton;
 /**
  * Ownership along a link: under data_chk a row is the user's when the row its link field `via` points at is
  * the user's by that entity's own ownership (a wallet or a leave request through its student, the student
@@ -214,7 +214,26 @@ export interface OwnershipVia<K extends string = string> {
   via: K;
 }
 
+export type ToggleButton = FieldButton;
 export type ActionButton = FieldButton;
+
+/**
+ * A grid button that runs a hand-written workflow route on the one selected row (cancel a bill): the grid
+ * confirms, asks a required reason when declared, and POSTs `{ [key]: id, reason }` to `path` under the
+ * entity's API. The route is the workflow's own and checks the same permission button; `confirm` may name
+ * the row as {{title}}. `enabledWhen` greys the button out for rows it cannot apply to (the server refuses
+ * them anyway).
+ */
+export interface WorkflowButton<K extends string = string> {
+  button: string;
+  label: string;
+  path: string;
+  reason?: { label: string };
+  confirm: string;
+  /** The toast after the route succeeded ({{title}} as in confirm); a generic sentence when left out. */
+  done?: string;
+  enabledWhen?: { field: K; equals: string };
+}
 
 export interface EntityDef<F extends Record<string, Field> = Record<string, Field>> {
   /** Registry name; the API lives at /api/{name}/ unless api says otherwise. */
@@ -234,6 +253,8 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
   toggles?: ToggleButton[];
   /** 'Take action' buttons of status fields (spec section 4): each names a single select field. */
   actions?: ActionButton[];
+  /** Buttons that call a workflow route with the selected row (spec's extra page buttons: cancel_bill). */
+  workflowButtons?: readonly WorkflowButton<keyof F & string>[];
   /**
    * Money or number fields the grid edits in place (spec section 3: fee mapping's amount). Each commit is
    * a PUT of that one field with row_ver, so the page's 'edit' button governs it exactly like the form.
@@ -315,6 +336,18 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
     // One field, one governing button: with two, holding either would have to be enough or both required.
     if (seen.has(b.field)) throw new Error(`${def.name}: field ${b.field} has more than one button`);
     seen.add(b.field);
+  }
+  const buttons = new Set(fieldButtons(e).map((b) => b.button));
+  for (const b of def.workflowButtons ?? []) {
+    // The permission row grants buttons by name: two uses of one name would be granted together.
+    if ((standardButtons as readonly string[]).includes(b.button) || buttons.has(b.button)) {
+      throw new Error(`${def.name}: workflow button ${b.button} repeats another button`);
+    }
+    buttons.add(b.button);
+    if (!/^[a-z0-9][a-z0-9_/-]*$/.test(b.path)) throw new Error(`${def.name}: workflow button ${b.button} needs a relative path, not ${b.path}`);
+    if (b.enabledWhen && !Object.hasOwn(def.fields, b.enabledWhen.field)) {
+      throw new Error(`${def.name}: workflow button ${b.button} depends on ${b.enabledWhen.field}, which is not a field`);
+    }
   }
   return e;
 }

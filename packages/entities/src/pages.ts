@@ -34,6 +34,11 @@ export interface PageDef {
   buttons: readonly string[];
   /** Shown in the side menu (the spec names some pages that are reachable only by URL). */
   menu: boolean;
+  /**
+   * The grid's View button reads so when the page's view mode is a workflow screen that does more than show
+   * the row (the fee counter opened on the chosen student: 'Collect'). Still governed by the 'view' button.
+   */
+  viewLabel?: string;
 }
 
 export interface MenuGroup {
@@ -114,14 +119,15 @@ export const pages: readonly PageDef[] = [
   p('fee', 'fee_group', 'Fee Group', 'fee_group'),
   p('fee', 'fee', 'Fee Mapping', 'fee'),
   // The counter: its table finds the student (with what is overdue), its create mode is the collection screen.
-  p('fee', 'quick_fee_collection', 'Quick Fee Collection', 'student_detail', [], ['create', 'view', 'export']),
+  { ...p('fee', 'quick_fee_collection', 'Quick Fee Collection', 'student_detail', [], ['create', 'view', 'export']), viewLabel: 'Collect' },
   p('fee', 'fee_management', 'Fee Management', 'fee_collection', [], readOnlyButtons),
   p('fee', 'fee_collected', 'Fee Collected', 'collected_fee', ['cancel_bill', 'undo_cancel'], ['view', 'export']),
   // Written by the fee-cancel workflow (not built yet); standard buttons kept for it, as on promotion.
   p('fee', 'fee_cancel', 'Fee Cancel', 'cancel_fee'),
   p('fee', 'followup', 'Follow Up', 'fee_followup'),
   p('fee', 'request', 'Online Pay Request', 'online_payment_request', ['take_action']),
-  p('fee', 'academic_fee_collect', 'Academic Fee Collect', 'academic_fee_collect', [], readOnlyButtons, false),
+  // 'create' is collecting a row's dues (the counter's collect route accepts this page with it).
+  { ...p('fee', 'academic_fee_collect', 'Academic Fee Collect', 'academic_fee_collect', [], ['view', 'export', 'create'], false), viewLabel: 'Collect' },
   // subject
   p('subject', 'subject', 'Subject', 'subject'),
   p('subject', 'subject_detail', 'Subject Mapping', 'subject_detail'),

@@ -22,6 +22,10 @@ export const workflowForms: WorkflowForms = {
 /** Pages whose view mode is a hand-written screen: a custom report's view runs it. */
 export const workflowViews: WorkflowViews = {
   'reports/custom_report': lazy(() => import('../workflows/custom-report/custom-report-run-page').then((m) => ({ default: m.CustomReportRunPage }))),
+  // The fee counter opened on the chosen row's student (academic: in that row's earlier year); a bill's receipt.
+  'fee/quick_fee_collection': lazy(() => import('../workflows/collect-fee/collect-fee-views').then((m) => ({ default: m.CollectFromStudentPage }))),
+  'fee/academic_fee_collect': lazy(() => import('../workflows/collect-fee/collect-fee-views').then((m) => ({ default: m.CollectAcademicDuesPage }))),
+  'fee/fee_collected': lazy(() => import('../workflows/collect-fee/collect-fee-views').then((m) => ({ default: m.BillReceiptPage }))),
 };
 
 /** Pages whose table mode is a hand-written screen: the mark list is computed per exam, a column per subject. */

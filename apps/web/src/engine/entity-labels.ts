@@ -78,6 +78,12 @@ export function pageLabel(t: Translate, page: Pick<PageDef, 'module' | 'page' | 
   return t(pageLabelKey(page), { defaultValue: page.label });
 }
 
+/** The View button of a page's grid: `view_label.<module>.<page>` when the page relabels it, else btn.view. */
+export function viewButtonLabel(t: Translate, page: Pick<PageDef, 'module' | 'page' | 'viewLabel'>): string {
+  if (!page.viewLabel) return t('btn.view', { defaultValue: 'View' });
+  return t(`view_label.${page.module}.${page.page}`, { defaultValue: page.viewLabel });
+}
+
 /** A toggle button's label, else the declared one. */
 export function toggleLabel(t: Translate, toggle: ToggleButton): string {
   return t(toggleLabelKey(toggle), { defaultValue: toggle.label });

@@ -1,4 +1,4 @@
-import { hasRoute, type AnyEntity } from '@campus/entities/define';
+import { hasRoute, type AnyEntity, type WorkflowButton } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
 import { ActionIcon, Button, Group, Skeleton, Stack, TextInput, Title, Tooltip } from '@mantine/core';
 import { useHotkeys, useMediaQuery } from '@mantine/hooks';
@@ -6,6 +6,7 @@ import {
   IconCopy,
   IconDownload,
   IconEye,
+  IconBolt,
   IconInfoCircle,
   IconPencil,
   IconPlayerPlay,
@@ -28,7 +29,7 @@ import { ActionDialog } from './action-dialog';
 import { layoutFor } from './column-layout';
 import { entityUrl, rowId, type EntityRow } from './entity-api';
 import { orderColumns, translateColumns } from './entity-columns';
-import { entityLabel, fieldLabel, optionLabel, pageLabel, toggleLabel } from './entity-labels';
+import { entityLabel, fieldLabel, optionLabel, pageLabel, toggleLabel, viewButtonLabel } from './entity-labels';
 import { modePath } from './entity-mode';
 import { actionOptions, fieldButtonBody, flipped, oneSelected, permittedFieldButtons, type GridFieldButton } from './field-buttons';
 import { inlineCommit, inlineEditFields, isInlineField } from './inline-edit';
@@ -37,6 +38,8 @@ import { countText, selectionMessage } from './list-messages';
 import { MOBILE_QUERY } from './responsive';
 import { recentLayout } from './table-settings-api';
 import { useEntityList } from './use-entity-list';
+import { WorkflowButtonDialog } from './workflow-button-dialog';
+import { permittedWorkflowButtons, workflowButtonBody, workflowButtonEnabled, workflowButtonTexts, workflowButtonUrl } from './workflow-buttons';
 
 // AG Grid is most of the list page's weight: it loads with the first grid, not with the shell or login.
 const EntityGrid = lazy(() => import('./entity-grid').then((m) => ({ default: m.EntityGrid })));
@@ -57,22 +60,23 @@ interface ToolbarButtonProps {
   compact: boolean;
   loading?: boolean;
   color?: string;
+  disabled?: boolean;
   testId: string;
 }
 
 /** Labelled on desktop; icon-only with a tooltip on phones so the toolbar fits one or two lines. */
-function ToolbarButton({ label, icon, onClick, compact, loading, color, testId }: ToolbarButtonProps) {
+function ToolbarButton({ label, icon, onClick, compact, loading, color, disabled, testId }: ToolbarButtonProps) {
   if (compact) {
     return (
       <Tooltip label={label} withArrow>
-        <ActionIcon variant="light" size="lg" color={color} aria-label={label} onClick={onClick} loading={loading} data-testid={testId}>
+        <ActionIcon variant="light" size="lg" color={color} aria-label={label} onClick={onClick} loading={loading} disabled={disabled} data-testid={testId}>
           {icon}
         </ActionIcon>
       </Tooltip>
     );
   }
   return (
-    <Button size="xs" variant="light" color={color} leftSection={icon} onClick={onClick} loading={loading} data-testid={testId}>
+    <Button size="xs" variant="light" color={color} leftSection={icon} onClick={onClick} loading={loading} disabled={disabled} data-testid={testId}>
       {label}
     </Button>
   );
@@ -94,6 +98,9 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   // The field a toggle or action is saving, and the action whose dialog is open (with its row).
   const [savingField, setSavingField] = useState<string | null>(null);
   const [action, setAction] = useState<{ button: GridFieldButton; row: EntityRow } | null>(null);
+  // The workflow button whose confirmation is open (with its row), and whether its route is running.
+  const [flow, setFlow] = useState<{ button: WorkflowButton; row: EntityRow } | null>(null);
+  const [flowBusy, setFlowBusy] = useState(false);
 
   const { can } = permission;
   const canCreate = can('create') && (hasFormOverride || hasRoute(entity, 'create'));
@@ -106,6 +113,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const canImport = can('import') && hasRoute(entity, 'import');
   const fieldButtons = permittedFieldButtons(entity, can);
   const inlineFields = inlineEditFields(entity, can('edit'));
+  const flowButtons = permittedWorkflowButtons(entity, can);
 
   const userCode = user?.usr_cd ?? null;
   const savedLayout = useMemo(() => {
@@ -215,6 +223,32 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     if (await saveField(action.row, action.button.field, value)) setAction(null);
   };
 
+  const onWorkflowButton = (b: WorkflowButton) => {
+    const row = single();
+    if (row) setFlow({ button: b, row });
+  };
+
+  const doWorkflow = async (reason: string) => {
+    if (!flow) return;
+    const { button, row } = flow;
+    setFlowBusy(true);
+    try {
+      // The route's own sentence is the toast, not the generic 'Created Successfully' of a POST.
+      await http.post(workflowButtonUrl(entity, button), workflowButtonBody(entity, button, row, reason), { headers: { dontShowMsg: '1' } });
+      toast.success(workflowButtonTexts(t, entity, button, row).done);
+      setFlow(null);
+      await list.refresh();
+    } catch (e) {
+      // The client has toasted the server's reason (already cancelled, collected again...); the rows may have
+      // moved on, so they are read again and the dialog closes.
+      if (!(e instanceof HttpError)) throw e;
+      setFlow(null);
+      await list.refresh();
+    } finally {
+      setFlowBusy(false);
+    }
+  };
+
   /**
    * A committed in-place edit (declared inlineEdit). Not a valid amount: ignored, the old value stays (spec
    * section 5) and the user is told why. Otherwise the one field is PUT with row_ver at once; the cell shows
@@ -297,7 +331,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
       <Group gap={6} wrap="wrap" data-testid="grid-toolbar">
         {canCreate && <ToolbarButton compact={compact} label={t('btn.create', { defaultValue: 'Create' })} icon={<IconPlus size={16} />} onClick={() => go('create')} testId="btn-create" />}
         {canEdit && <ToolbarButton compact={compact} label={t('btn.edit', { defaultValue: 'Edit' })} icon={<IconPencil size={16} />} onClick={onEdit} testId="btn-edit" />}
-        {canView && <ToolbarButton compact={compact} label={t('btn.view', { defaultValue: 'View' })} icon={<IconEye size={16} />} onClick={onView} testId="btn-view" />}
+        {canView && <ToolbarButton compact={compact} label={viewButtonLabel(t, page)} icon={<IconEye size={16} />} onClick={onView} testId="btn-view" />}
         {canClone && <ToolbarButton compact={compact} label={t('btn.clone', { defaultValue: 'Clone' })} icon={<IconCopy size={16} />} onClick={onClone} testId="btn-clone" />}
         {canDelete && <ToolbarButton compact={compact} color="red" label={t('btn.delete', { defaultValue: 'Delete' })} icon={<IconTrash size={16} />} onClick={onDelete} testId="btn-delete" />}
         {fieldButtons.map((b) => (
@@ -309,6 +343,19 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
             icon={b.kind === 'toggle' ? <IconToggleRight size={16} /> : <IconPlayerPlay size={16} />}
             onClick={() => onFieldButton(b)}
             loading={savingField === b.field}
+            testId={`btn-${b.button}`}
+          />
+        ))}
+        {flowButtons.map((b) => (
+          <ToolbarButton
+            key={b.button}
+            compact={compact}
+            color="orange"
+            label={workflowButtonTexts(t, entity, b, null).label}
+            icon={<IconBolt size={16} />}
+            onClick={() => onWorkflowButton(b)}
+            loading={flowBusy && flow?.button.button === b.button}
+            disabled={!workflowButtonEnabled(b, selection)}
             testId={`btn-${b.button}`}
           />
         ))}
@@ -360,6 +407,17 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
           busy={savingField === action.button.field}
           onCancel={() => setAction(null)}
           onConfirm={(v) => void doAction(v)}
+        />
+      )}
+      {flow && (
+        <WorkflowButtonDialog
+          opened
+          title={workflowButtonTexts(t, entity, flow.button, flow.row).label}
+          message={workflowButtonTexts(t, entity, flow.button, flow.row).confirm}
+          reasonLabel={workflowButtonTexts(t, entity, flow.button, flow.row).reason}
+          busy={flowBusy}
+          onCancel={() => setFlow(null)}
+          onConfirm={(reason) => void doWorkflow(reason)}
         />
       )}
       <TableInfoDialog opened={infoOpen} onClose={() => setInfoOpen(false)} label={tableName} total={list.total} searchable={searchable} />

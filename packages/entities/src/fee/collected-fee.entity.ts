@@ -36,5 +36,25 @@ export const collectedFee = defineEntity({
   // 'His students only': the bill follows its student's section as it was when collected.
   ownership: { through: 'subject_detail', match: { sec_cd: 'sec_cd' }, user: 'usr_cd' },
   routes: ['list', 'get'],
+  // The cancel-fee workflow's routes (they check the same buttons of fee/fee_collected).
+  workflowButtons: [
+    {
+      button: 'cancel_bill',
+      label: 'Cancel Bill',
+      path: 'cancel',
+      reason: { label: 'Reason' },
+      confirm: 'Cancel bill no. {{title}}? Its amounts fall due again.',
+      done: 'Bill no. {{title}} cancelled.',
+      enabledWhen: { field: 'fee_coll_sts', equals: 'Active' },
+    },
+    {
+      button: 'undo_cancel',
+      label: 'Undo Cancel',
+      path: 'undo-cancel',
+      confirm: 'Restore bill no. {{title}} as paid?',
+      done: 'Bill no. {{title}} is active again.',
+      enabledWhen: { field: 'fee_coll_sts', equals: 'Cancelled' },
+    },
+  ],
   defaultSort: { field: 'fee_coll_cd', dir: 'desc' },
 });

@@ -1,13 +1,16 @@
-import { Alert, Button, Divider, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue, useHotkeys } from '@mantine/hooks';
-import { IconArrowLeft, IconDeviceFloppy, IconPrinter, IconUserPlus } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useRef, useState, type JSX } from 'react';
+import { IconArrowLeft, IconCalendarDue, IconDeviceFloppy, IconUserPlus } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useRef, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { usePagePermission } from '../../app/page-permission-context';
+import { listQueryKey } from '../../engine/use-entity-list';
 import { HttpError, http } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
 import { byTerm, collectBody, lineKey, overDue, payAll, sanitizeAmount, toPaise, totalOf, type DueLine, type Tender } from './collect-model';
+import { FeeReceipt, type Receipt } from './fee-receipt';
 
 interface StudentHit {
   stud_cd: number;
@@ -24,21 +27,35 @@ interface Dues {
   tenders: Tender[];
 }
 
-interface Receipt {
-  bill: Record<string, unknown> & { fee_coll_bill_no: number; fee_coll_amt: string };
-  lines: { kind: string; fee_grp_nm: string; feetyp_nm: string | null; amount: string }[];
-  institute: { inst_nm: string; inst_adr1: string | null; inst_adr2: string | null; inst_ph: string | null };
+export interface CollectFeeProps {
+  /** The student chosen on a grid (view mode): the screen opens on their dues, without the search. */
+  student?: number;
+  /**
+   * An earlier academic year whose dues are collected (academic fee collect): every request of the screen
+   * names that year, so the dues, the bill and its number are that year's, and the screen says so.
+   */
+  year?: { acdm_cd: number; label: string };
+  /** Where Back and, with a chosen student, the receipt's second button go. */
+  back?: string;
 }
 
-const PRINT_DELAY_MS = 500;
+/** The entity lists a new bill changes: read again when the user goes back to them. */
+const changedLists = ['student_detail', 'fee_collection', 'academic_fee_collect', 'collected_fee'] as const;
 
-/** The fee counter (quick fee collection, create mode): find the child, tick what is paid, save, print. */
-export function CollectFeePage(): JSX.Element {
+/** The fee counter: find the child (or open on the one chosen), tick what is paid, save, print. */
+export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_collection/table' }: CollectFeeProps = {}): JSX.Element {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { can } = usePagePermission();
+  // The server refuses a bill without the page's create button; without it the screen only shows the dues.
+  const canCollect = can('create');
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search, 250);
-  const [studCd, setStudCd] = useState<number | null>(null);
+  const [studCd, setStudCd] = useState<number | null>(student ?? null);
+  const yearCd = year?.acdm_cd ?? null;
+  // The caller's headers replace the session's year on every request of this screen (http-client).
+  const headers = useMemo(() => (year ? { acdm_cd: String(year.acdm_cd), acdm_year: year.label } : undefined), [year]);
   const [payNow, setPayNow] = useState<Record<string, string>>({});
   const [tender, setTender] = useState<string | null>(null);
   const [reference, setReference] = useState('');
@@ -48,13 +65,13 @@ export function CollectFeePage(): JSX.Element {
   const attempt = useRef<string>(crypto.randomUUID());
 
   const hits = useQuery({
-    queryKey: ['collect-fee', 'students', q],
-    queryFn: () => http.get<StudentHit[]>(`/api/fee_collection/students?q=${encodeURIComponent(q)}`),
-    enabled: q.trim().length > 0,
+    queryKey: ['collect-fee', 'students', yearCd, q],
+    queryFn: () => http.get<StudentHit[]>(`/api/fee_collection/students?q=${encodeURIComponent(q)}`, { headers }),
+    enabled: student === undefined && q.trim().length > 0,
   });
   const dues = useQuery({
-    queryKey: ['collect-fee', 'dues', studCd],
-    queryFn: () => http.get<Dues>(`/api/fee_collection/student/${studCd}/dues`),
+    queryKey: ['collect-fee', 'dues', yearCd, studCd],
+    queryFn: () => http.get<Dues>(`/api/fee_collection/student/${studCd}/dues`, { headers }),
     enabled: studCd !== null,
   });
 
@@ -78,8 +95,11 @@ export function CollectFeePage(): JSX.Element {
     if (toPaise(total) === 0) return toast.warning(t('collect.nothing', { defaultValue: 'Enter an amount to collect.' }));
     setSaving(true);
     try {
-      const r = await http.post<Receipt>('/api/fee_collection/collect', collectBody(studCd, chosenTender.tnd_typ_cd, refLabel ? reference : '', lines, payNow, attempt.current));
+      const r = await http.post<Receipt>('/api/fee_collection/collect', collectBody(studCd, chosenTender.tnd_typ_cd, refLabel ? reference : '', lines, payNow, attempt.current), {
+        headers,
+      });
       setReceipt(r);
+      for (const name of changedLists) void queryClient.invalidateQueries({ queryKey: listQueryKey(name) });
     } catch (e) {
       // The client has shown the server's sentence; a refused payment gets a new key for the next try.
       if (!(e instanceof HttpError)) throw e;
@@ -96,54 +116,25 @@ export function CollectFeePage(): JSX.Element {
     pickStudent(null);
   };
 
-  useHotkeys([['mod+S', () => void save()]], []);
+  useHotkeys([['mod+S', () => canCollect && void save()]], []);
 
   if (receipt) {
-    const b = receipt.bill;
     return (
-      <Stack gap="sm" maw={720} data-testid="fee-receipt">
-        <Group className="no-print" gap="xs">
-          <Button leftSection={<IconPrinter size={16} />} onClick={() => setTimeout(() => window.print(), PRINT_DELAY_MS)} autoFocus data-testid="receipt-print">
-            {t('collect.print', { defaultValue: 'Print' })}
-          </Button>
-          <Button variant="light" leftSection={<IconUserPlus size={16} />} onClick={nextStudent} data-testid="receipt-next">
-            {t('collect.next_student', { defaultValue: 'Next student' })}
-          </Button>
-        </Group>
-        <Paper withBorder p="md">
-          <Stack gap={4}>
-            <Title order={4} ta="center">{receipt.institute.inst_nm}</Title>
-            <Text size="sm" ta="center">{[receipt.institute.inst_adr1, receipt.institute.inst_adr2, receipt.institute.inst_ph].filter(Boolean).join(', ')}</Text>
-            <Divider my="xs" />
-            <Group justify="space-between">
-              <Text size="sm">{t('collect.bill_no', { defaultValue: 'Bill No' })}: <b>{b.fee_coll_bill_no}</b></Text>
-              <Text size="sm">{String(b.fee_coll_crt_dt)} {String(b.fee_coll_crt_tm ?? '')}</Text>
-            </Group>
-            <Text size="sm">
-              {String(b.stud_fs_nm)} ({String(b.stud_adm_cd)}) - {String(b.cls_nm ?? '')} {String(b.sec_nm ?? '')}
-            </Text>
-            <Table withTableBorder mt="xs">
-              <Table.Tbody>
-                {receipt.lines.map((l, i) => (
-                  <Table.Tr key={i}>
-                    <Table.Td>{l.kind === 'Late Fee' ? t('collect.late_fee', { defaultValue: 'Late Fee' }) : l.feetyp_nm} ({l.fee_grp_nm})</Table.Td>
-                    <Table.Td ta="right">{l.amount}</Table.Td>
-                  </Table.Tr>
-                ))}
-                <Table.Tr>
-                  <Table.Td fw={700}>{t('collect.total', { defaultValue: 'Total' })}</Table.Td>
-                  <Table.Td ta="right" fw={700} data-testid="receipt-total">{b.fee_coll_amt}</Table.Td>
-                </Table.Tr>
-              </Table.Tbody>
-            </Table>
-            <Text size="sm">
-              {t('collect.tender', { defaultValue: 'Tender Type' })}: {String(b.tnd_typ_nm ?? '')}
-              {b.fee_coll_ref ? ` - ${String(b.fee_coll_ref)}` : ''}
-            </Text>
-            <Text size="sm">{t('collect.collected_by', { defaultValue: 'Collected By' })}: {String(b.fee_coll_by ?? '')}</Text>
-          </Stack>
-        </Paper>
-      </Stack>
+      <FeeReceipt
+        receipt={receipt}
+        autoFocusPrint
+        actions={
+          student === undefined ? (
+            <Button variant="light" leftSection={<IconUserPlus size={16} />} onClick={nextStudent} data-testid="receipt-next">
+              {t('collect.next_student', { defaultValue: 'Next student' })}
+            </Button>
+          ) : (
+            <Button variant="light" leftSection={<IconArrowLeft size={16} />} onClick={() => navigate(back)} data-testid="receipt-back">
+              {t('collect.back_to_list', { defaultValue: 'Back to the list' })}
+            </Button>
+          )
+        }
+      />
     );
   }
 
@@ -151,25 +142,38 @@ export function CollectFeePage(): JSX.Element {
     <Stack gap="sm" data-testid="collect-fee">
       <Group justify="space-between">
         <Title order={4}>{t('page.fee.quick_fee_collection', { defaultValue: 'Quick Fee Collection' })}</Title>
-        <Button variant="subtle" size="xs" leftSection={<IconArrowLeft size={14} />} onClick={() => navigate('/sms/fee/quick_fee_collection/table')}>
+        <Button variant="subtle" size="xs" leftSection={<IconArrowLeft size={14} />} onClick={() => navigate(back)}>
           {t('collect.back', { defaultValue: 'Back to bills' })}
         </Button>
       </Group>
-      <Select
-        label={t('collect.student', { defaultValue: 'Student' })}
-        placeholder={t('collect.search_student', { defaultValue: 'Name or admission no' })}
-        searchable
-        autoFocus
-        clearable
-        searchValue={search}
-        onSearchChange={setSearch}
-        filter={({ options }) => options}
-        data={(hits.data ?? []).map((h) => ({ value: String(h.stud_cd), label: `${h.stud_fs_nm} - ${h.stud_adm_cd} - ${h.cls_nm ?? ''} ${h.sec_nm ?? ''}` }))}
-        value={studCd === null ? null : String(studCd)}
-        onChange={pickStudent}
-        nothingFoundMessage={q ? t('grid.no_rows', { defaultValue: 'No rows' }) : undefined}
-        data-testid="collect-student"
-      />
+      {year && (
+        <Alert color="orange" variant="light" icon={<IconCalendarDue size={18} />} data-testid="collect-year">
+          {t('collect.other_year', { defaultValue: 'Collecting dues of academic year {{year}}', year: year.label })}
+        </Alert>
+      )}
+      {student !== undefined ? (
+        <Text fw={600} data-testid="collect-chosen">
+          {dues.data
+            ? `${dues.data.student.stud_fs_nm} - ${dues.data.student.stud_adm_cd} - ${dues.data.student.cls_nm ?? ''} ${dues.data.student.sec_nm ?? ''}`
+            : t('collect.loading', { defaultValue: 'Loading the dues...' })}
+        </Text>
+      ) : (
+        <Select
+          label={t('collect.student', { defaultValue: 'Student' })}
+          placeholder={t('collect.search_student', { defaultValue: 'Name or admission no' })}
+          searchable
+          autoFocus
+          clearable
+          searchValue={search}
+          onSearchChange={setSearch}
+          filter={({ options }) => options}
+          data={(hits.data ?? []).map((h) => ({ value: String(h.stud_cd), label: `${h.stud_fs_nm} - ${h.stud_adm_cd} - ${h.cls_nm ?? ''} ${h.sec_nm ?? ''}` }))}
+          value={studCd === null ? null : String(studCd)}
+          onChange={pickStudent}
+          nothingFoundMessage={q ? t('grid.no_rows', { defaultValue: 'No rows' }) : undefined}
+          data-testid="collect-student"
+        />
+      )}
       {dues.data && (
         <>
           {lines.length === 0 && <Alert color="gray">{t('collect.no_fees', { defaultValue: "No fee is mapped to this student's class this year." })}</Alert>}
@@ -237,9 +241,11 @@ export function CollectFeePage(): JSX.Element {
               data-testid="collect-tender"
             />
             {refLabel && <TextInput label={refLabel} value={reference} onChange={(e) => setReference(e.currentTarget.value)} maxLength={100} w={220} data-testid="collect-reference" />}
-            <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => void save()} loading={saving} disabled={saving} data-testid="collect-save">
-              {t('collect.save', { defaultValue: 'Save (Ctrl+S)' })}
-            </Button>
+            {canCollect && (
+              <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => void save()} loading={saving} disabled={saving} data-testid="collect-save">
+                {t('collect.save', { defaultValue: 'Save (Ctrl+S)' })}
+              </Button>
+            )}
           </Group>
         </>
       )}
