@@ -117,8 +117,19 @@ describe('entity and field labels in the language files', () => {
     expect(translated.map((e) => e.name)).toEqual(expect.arrayContaining(mustTranslate));
   });
 
-  /** english_clg's rule, as its menu already words it: a school's Class is a college's Course. */
-  const collegeWords = (label: string): string => label.replace(/\bClasses\b/g, 'Courses').replace(/\bClass\b/g, 'Course');
+  /**
+   * english_clg's vocabulary, as its term.* keys word it: a school's Class is a college's Course, its
+   * Admission No a Register No, its Teacher Faculty, its Promotion a Year Promotion, and a bus reaches the
+   * college. The institute type option 'School' names the type itself and stays.
+   */
+  const collegeWords = (label: string): string =>
+    label
+      .replace(/\bClasses\b/g, 'Courses')
+      .replace(/\bClass\b/g, 'Course')
+      .replace(/\bAdmission No\b/g, 'Register No')
+      .replace(/\bTeacher\b/g, 'Faculty')
+      .replace(/^Promotion$/, 'Year Promotion')
+      .replace(/\bReached School\b/g, 'Reached College');
 
   it.each([
     ['english', (label: string) => label],
