@@ -1,7 +1,7 @@
 /**
  * Lists the label keys the declarations imply (entity, field, select option, page, menu group, grid
- * buttons) that a language file lacks. The web falls back to the declared English label, so a missing key
- * breaks nothing visibly in English: this is how a new entity's Tamil gap is found.
+ * buttons and their workflow dialogs) that a language file lacks. The web falls back to the declared
+ * English label, so a missing key breaks nothing visibly in English: this is how a Tamil gap is found.
  *   npm run i18n:check            missing keys per file, exit code 1 when any
  *   npm run i18n:check -- --json  every expected key with its declared English label
  */
@@ -19,7 +19,10 @@ const KEY_SAFE = /^[^.:]+$/;
 export function expectedKeys(): Map<string, string> {
   const keys = new Map<string, string>();
   for (const g of menuGroups) keys.set(`menu.${g.module}`, g.title);
-  for (const p of pages) keys.set(`page.${p.module}.${p.page}`, p.label);
+  for (const p of pages) {
+    keys.set(`page.${p.module}.${p.page}`, p.label);
+    if (p.viewLabel) keys.set(`view_label.${p.module}.${p.page}`, p.viewLabel);
+  }
   for (const e of entities) {
     keys.set(`entity.${e.name}.label`, e.label);
     for (const [name, f] of Object.entries(e.fields)) {
@@ -28,6 +31,12 @@ export function expectedKeys(): Map<string, string> {
       for (const o of f.options.filter((v) => KEY_SAFE.test(v))) keys.set(`option.${e.name}.${name}.${o}`, f.optionLabels?.[o] ?? o);
     }
     for (const b of [...fieldButtons(e), ...(e.workflowButtons ?? [])]) if (!keys.has(`btn.${b.button}`)) keys.set(`btn.${b.button}`, b.label);
+    // The texts the grid's workflow dialog looks up (apps/web/src/engine/workflow-buttons.ts).
+    for (const b of e.workflowButtons ?? []) {
+      keys.set(`workflow.${e.name}.${b.button}.confirm`, b.confirm);
+      if (b.reason) keys.set(`workflow.${e.name}.${b.button}.reason`, b.reason.label);
+      if (b.done) keys.set(`workflow.${e.name}.${b.button}.done`, b.done);
+    }
   }
   return keys;
 }
