@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, rows, sql, type Db } from '../src/db/client';
 import { generateDemo } from '../src/db/demo/demo-data';
 import { migrate } from '../src/db/migrate';
+import { toPaise } from '../src/lib/paise';
 import { seedIfEmpty } from '../src/db/seed';
 import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
 
@@ -131,6 +132,59 @@ describe.each(backends)('demo data on %s', (backend) => {
     expect((await call(srv.app, { ...a, pagename: 'book', modulename: 'library' }, 'GET', '/api/book/')).statusCode).toBe(403);
     expect((await call(srv.app, { ...l, pagename: 'book', modulename: 'library' }, 'GET', '/api/book/')).statusCode).toBe(200);
     expect((await call(srv.app, { ...l, pagename: 'fee_group', modulename: 'fee' }, 'GET', '/api/fee_group/')).statusCode).toBe(403);
+  });
+
+  it('has fee bills as the counter writes them, and summaries that agree with the counter', async () => {
+    const db = srv.database.db;
+    // Consecutive bill numbers from 1 per institute and year.
+    const books = await rows<{ n: number; lo: number; hi: number }>(
+      db,
+      sql`SELECT count(*)::int AS n, min(fee_coll_bill_no)::int AS lo, max(fee_coll_bill_no)::int AS hi FROM fee_collection_bill GROUP BY inst_cd, acdm_cd`,
+    );
+    expect(books.length).toBe(2);
+    for (const b of books) expect([b.lo, b.hi]).toEqual([1, b.n]);
+    const bad = async (where: ReturnType<typeof sql>) => count(db, 'fee_collection_bill', where);
+    // Lines share their bill's status and add up to it; dates between the term's start and today.
+    expect(await bad(sql`EXISTS (SELECT 1 FROM fee_collection_line l WHERE l.fee_coll_cd = fee_collection_bill.fee_coll_cd AND l.fee_coll_dtl_sts <> fee_coll_sts)`)).toBe(0);
+    expect(await bad(sql`fee_coll_amt <> (SELECT sum(l.fee_coll_dtl_amt) FROM fee_collection_line l WHERE l.fee_coll_cd = fee_collection_bill.fee_coll_cd)`)).toBe(0);
+    expect(await bad(sql`fee_coll_crt_dt > current_date OR EXISTS (SELECT 1 FROM fee_collection_line l JOIN fee_group g ON g.fee_grp_cd = l.fee_grp_cd WHERE l.fee_coll_cd = fee_collection_bill.fee_coll_cd AND fee_coll_crt_dt < g.fee_grp_fee_str_dt)`)).toBe(0);
+    // The tender is the institute's and on; a reference wherever the tender asks one.
+    expect(await bad(sql`NOT EXISTS (SELECT 1 FROM tender_type t WHERE t.tnd_typ_cd = fee_collection_bill.tnd_typ_cd AND t.inst_cd = fee_collection_bill.inst_cd AND t.tnd_typ_sts AND (coalesce(t.tnd_typ_fld_val, '') = '') = (fee_coll_ref IS NULL))`)).toBe(0);
+    // Cancelled bills each have their reason; a restored one keeps its cancellation as history.
+    expect(await bad(sql`fee_coll_sts = 'Cancelled' AND NOT EXISTS (SELECT 1 FROM cancel_fee c WHERE c.fee_cncl_fee_cd = fee_collection_bill.fee_coll_cd AND c.fee_cncl_undo_dt IS NULL AND c.fee_cncl_rsn <> '')`)).toBe(0);
+    expect(await bad(sql`inst_cd = ${school} AND fee_coll_sts = 'Cancelled'`)).toBeGreaterThanOrEqual(2);
+    expect(await count(db, 'cancel_fee', sql`inst_cd = ${school} AND fee_cncl_undo_dt IS NOT NULL`)).toBe(1);
+    // Some paid after the due date, with the late fee on the same bill.
+    expect(await count(db, 'fee_collection_line', sql`inst_cd = ${school} AND fee_coll_dtl_kind = 'Late Fee'`)).toBeGreaterThan(5);
+    // No mapping row is paid above what is owed on it (every demo student is new: fee_amt).
+    const over = await rows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM (
+            SELECT l.stud_cd, l.fee_cd, sum(l.fee_coll_dtl_amt) AS paid FROM fee_collection_line l
+            WHERE l.fee_coll_dtl_kind = 'Fee' AND l.fee_coll_dtl_sts = 'Active' GROUP BY l.stud_cd, l.fee_cd) x
+          JOIN fee f ON f.fee_cd = x.fee_cd
+          LEFT JOIN student_discount d ON d.stud_cd = x.stud_cd AND d.fee_cd = x.fee_cd
+          WHERE x.paid > f.fee_amt - coalesce(d.disc_amt, 0)`,
+    );
+    expect(over[0].n).toBe(0);
+    // About three in four paid, some paid nothing yet: the defaulters report has names.
+    const payers = await rows<{ n: number }>(db, sql`SELECT count(DISTINCT stud_cd)::int AS n FROM fee_collection_bill WHERE inst_cd = ${school} AND fee_coll_sts = 'Active'`);
+    expect(payers[0].n / 600).toBeGreaterThan(0.7);
+    expect(payers[0].n / 600).toBeLessThan(0.95);
+
+    // The summary's balance is the counter's dues (fees, not late fees), to the paisa, for a sample.
+    const s = { ...admin, modulename: 'fee' };
+    const sample = await rows<{ stud_cd: number }>(db, sql`SELECT stud_cd FROM student WHERE inst_cd = ${school} AND stud_cd % 40 = 3 ORDER BY stud_cd`);
+    expect(sample.length).toBeGreaterThan(10);
+    for (const { stud_cd } of sample) {
+      const summary = await call(srv.app, { ...s, pagename: 'fee_management' }, 'GET', `/api/fee_collection/${stud_cd}`);
+      expect(summary.statusCode, summary.body).toBe(200);
+      const dues = await call(srv.app, { ...s, pagename: 'quick_fee_collection' }, 'GET', `/api/fee_collection/student/${stud_cd}/dues`);
+      expect(dues.statusCode, dues.body).toBe(200);
+      const lines = dues.json<{ lines: { kind: string; due: string }[] }>().lines;
+      const due = lines.filter((l) => l.kind === 'Fee').reduce((a, l) => a + toPaise(l.due), 0);
+      expect(due, `student ${stud_cd}`).toBe(toPaise(summary.json<{ balAmt: string }>().balAmt));
+    }
   });
 
   if (backend === 'pglite') {

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { rows, sql, type Db, type DbOrTx } from '../client';
 import { addDays, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
+import { feeBillsDemo } from './fee-bills';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
 import { marksDemo } from './marks-demo';
@@ -531,6 +532,11 @@ async function buildInstitute(c: Ctx): Promise<Built> {
     counts: c.counts,
   });
   await marksDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
+  // Bills last: they store each student's section as it is after the section moves.
+  const [me] = await rows<{ usr_full_nm: string }>(c.tx, sql`SELECT usr_full_nm FROM employee WHERE usr_cd = ${c.admin}`);
+  const accountant = staff.staffAccounts.get('ACCOUNTANT');
+  const collectors = [...(accountant ? [accountant] : []), { usr_cd: c.admin, fullName: me?.usr_full_nm ?? 'Admin' }];
+  await feeBillsDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, collectors, rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
   return { ...cs, ...staff, buses };
 }
 
