@@ -12,6 +12,7 @@ import { registerAuthRoutes, setXsrfCookie, XSRF_COOKIE } from './access/auth.ro
 import { registerRequestContext } from './access/request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { keepStatistics } from './db/statistics';
 import { registerCrudRoutes } from './engine/crud.routes';
 import { registerCustomReportHooks } from './hooks/custom-report.hooks';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
@@ -50,6 +51,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     forceCloseConnections: 'idle',
   });
   const db = database.db;
+  keepStatistics(app, database);
 
   if (!hooksRegistered) {
     registerEmployeeHooks();

@@ -3,6 +3,7 @@ import { entity } from '@campus/entities/registry';
 import ExcelJS from 'exceljs';
 import type { RequestContext } from '../access/request-context';
 import type { Db } from '../db/client';
+import { refreshStatistics } from '../db/statistics';
 import { badRequest, HttpError } from '../lib/http-error';
 import { insertValidated, options, withDbErrors } from './crud.service';
 import type { Row } from './entity-hooks';
@@ -177,6 +178,8 @@ export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, file
   const keep = !dryRun && errors.length === 0;
   errors.push(...(await insertEach(db, e, ctx, valid.filter((v) => !wrong.has(v.line)), keep)));
   if (errors.length) return { ok: false, total, imported: 0, errors: capped(errors.sort((a, b) => a.row - b.row)) };
+  // A large file can change a table's size tenfold: the next lists are planned on the new size.
+  if (keep && valid.length >= 500) await refreshStatistics(db);
   return { ok: true, total, imported: keep ? valid.length : 0, errors: [] };
 }
 

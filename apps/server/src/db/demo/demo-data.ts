@@ -3,6 +3,7 @@ import { entity } from '@campus/entities/registry';
 import { hash } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { rows, sql, type Db, type DbOrTx } from '../client';
+import { refreshStatistics } from '../statistics';
 import { addDays, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
 import { feeBillsDemo } from './fee-bills';
@@ -633,5 +634,7 @@ export async function generateDemo(db: Db, opts: DemoOptions = {}): Promise<Demo
     }
     return { created: true, accounts: made };
   });
+  // Thousands of rows just arrived: plan the first lists on their real sizes (db/statistics.ts).
+  if (result.created) await refreshStatistics(db);
   return { ...result, counts, ms: performance.now() - t0 };
 }
