@@ -13,6 +13,7 @@ import {
   type GridApi,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
+import dayjs from 'dayjs';
 import { useMemo, useRef, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -27,6 +28,7 @@ import {
   failedSubject,
   flattenMarkList,
   formatPercentage,
+  latestEnded,
   markListColumns,
   printableHtml,
   subjectColumn,
@@ -34,6 +36,8 @@ import {
   type FlatMarkRow,
   type MarkList,
 } from './marks-model';
+
+const today = (): string => dayjs().format('YYYY-MM-DD');
 
 // Registering twice is harmless: the engine's grid registers these too, but this screen may open first.
 ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnAutoSizeModule, CellStyleModule, LocaleModule]);
@@ -56,7 +60,7 @@ export function MarkListPage(): JSX.Element {
   const navigate = useNavigate();
   const { can } = usePagePermission();
   const isMobile = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
-  const [exam, setExam] = useState<string | null>(null);
+  const [picked, setExam] = useState<string | null>(null);
   const apiRef = useRef<GridApi<FlatMarkRow> | null>(null);
 
   const exams = useQuery({
@@ -64,6 +68,8 @@ export function MarkListPage(): JSX.Element {
     staleTime: 60_000,
     queryFn: ({ signal }) => http.get<ExamChoice[]>('/api/student_mark/exams', { signal }),
   });
+  // Until the user picks one, the latest exam that has ended is shown: what a class teacher opens the page for.
+  const exam = picked ?? latestEnded(exams.data ?? [], today());
   const listQuery = useQuery({
     queryKey: ['mark-list', exam],
     enabled: !!exam,
@@ -153,14 +159,14 @@ export function MarkListPage(): JSX.Element {
   const passed = list?.rows.filter((r) => r.result === 'Pass').length ?? 0;
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" data-testid="entity-list">
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Title order={1} size="h3">
           {t('page.exam.mark_list', { defaultValue: 'Mark List' })}
         </Title>
         <Group gap="xs">
           {can('create') && (
-            <Button leftSection={<IconPencil size={16} />} onClick={() => navigate('/sms/exam/mark_list/create')}>
+            <Button data-testid="btn-create" leftSection={<IconPencil size={16} />} onClick={() => navigate('/sms/exam/mark_list/create')}>
               {t('marks.enter_title', { defaultValue: 'Enter marks' })}
             </Button>
           )}
@@ -210,7 +216,7 @@ export function MarkListPage(): JSX.Element {
         <Text c="dimmed">{t('marks.choose_first', { defaultValue: 'Choose an exam to see its mark list.' })}</Text>
       )}
       {list && (
-        <Box h={isMobile ? 'calc(100vh - 300px)' : 'calc(100vh - 260px)'} mih={320}>
+        <Box h={isMobile ? 'calc(100vh - 300px)' : 'calc(100vh - 260px)'} mih={320} data-testid="entity-grid">
           <AgGridReact<FlatMarkRow>
             theme={gridTheme}
             rowData={rows}

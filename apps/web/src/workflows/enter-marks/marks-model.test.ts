@@ -9,6 +9,7 @@ import {
   flattenMarkList,
   formatMarks,
   formatPercentage,
+  latestEnded,
   markListColumns,
   printableHtml,
   savePayload,
@@ -133,5 +134,15 @@ describe('printing the mark list', () => {
     const cols = markListColumns(list, (_k, english) => english);
     expect(cols.map((c) => c.label)).toEqual(['Roll No', 'Student Name', 'Admission No', 'Maths (100)', 'Total', 'Maximum', 'Percentage', 'Result', 'Rank']);
     expect(cols[3].field).toBe('m_6');
+  });
+});
+
+describe('the exam a mark list opens on', () => {
+  const exam = (exm_cd: number, exm_strt_dt: string, exm_end_dt: string) => ({ exm_cd, exm_nm: `E${exm_cd}`, cls_nm: 'VI', sec_nm: 'A', exm_strt_dt, exm_end_dt });
+  it('is the latest exam already over, never one still running or to come', () => {
+    const list = [exam(3, '2026-12-01', '2026-12-10'), exam(2, '2026-11-18', '2026-11-25'), exam(1, '2026-09-10', '2026-09-20')];
+    expect(latestEnded(list, '2026-11-22')).toBe('1');
+    expect(latestEnded(list, '2026-11-25')).toBe('2');
+    expect(latestEnded([exam(3, '2026-12-01', '2026-12-10')], '2026-11-22')).toBeNull();
   });
 });

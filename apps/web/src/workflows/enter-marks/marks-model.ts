@@ -189,3 +189,9 @@ export function printableHtml(title: string, columns: readonly ListColumn[], row
 body{font-family:sans-serif;font-size:12px}table{border-collapse:collapse;width:100%}th,td{border:1px solid #999;padding:3px 6px;text-align:left}th{background:#eee}
 </style></head><body><h2>${escapeHtml(title)}</h2><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></body></html>`;
 }
+
+/** The exam a mark list opens on: the latest (by start) whose last day has passed, else none. */
+export function latestEnded(exams: readonly ExamChoice[], today: string): string | null {
+  const ended = exams.filter((e) => e.exm_end_dt <= today).sort((a, b) => b.exm_end_dt.localeCompare(a.exm_end_dt) || b.exm_cd - a.exm_cd);
+  return ended[0] ? String(ended[0].exm_cd) : null;
+}
