@@ -13,6 +13,7 @@ import { marksDemo } from './marks-demo';
 import { expensePlan, feePlan } from './money-plans';
 import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
 import { rngFor, type Rng } from './prng';
+import { transportDemo } from './transport-demo';
 import { studentWorkflowDemo } from './student-workflow-demo';
 
 export const DEMO_SEED = 20_260_601;
@@ -531,6 +532,17 @@ async function buildInstitute(c: Ctx): Promise<Built> {
     rng: (topic) => rng(c, topic),
     add: (name, list) => add(c, name, list),
     counts: c.counts,
+  });
+  await transportDemo({
+    tx: c.tx,
+    instCd: c.instCd,
+    acdmCd: c.acdmCd,
+    startYear: c.startYear,
+    joinMonth: c.plan.joinMonth,
+    today: c.today,
+    admin: c.admin,
+    rng: (topic) => rng(c, topic),
+    add: (name, list) => add(c, name, list),
   });
   await marksDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
   // Bills last: they store each student's section as it is after the section moves.
