@@ -27,10 +27,10 @@ describe('formatDate', () => {
 });
 
 describe('formatTime', () => {
-  it('shows hh:mm:ss for time-only values and dates', () => {
-    expect(formatTime('09:05:07')).toBe('09:05:07');
-    expect(formatTime('14:05')).toBe('02:05:00');
-    expect(formatTime(new Date(2026, 0, 1, 8, 30, 15))).toBe('08:30:15');
+  it("shows the spec's 12-hour hh:mm:ss with AM/PM, so an afternoon time never reads as a morning one", () => {
+    expect(formatTime('09:05:07')).toBe('09:05:07 AM');
+    expect(formatTime('14:05')).toBe('02:05:00 PM');
+    expect(formatTime(new Date(2026, 0, 1, 8, 30, 15))).toBe('08:30:15 AM');
     expect(formatTime('25:99')).toBe('');
   });
 });

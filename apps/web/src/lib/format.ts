@@ -6,7 +6,11 @@ dayjs.extend(customParseFormat);
 
 /** Display formats of spec section 9. */
 export const DATE_FORMAT = 'YYYY/MMM/DD';
-export const TIME_FORMAT = 'hh:mm:ss';
+/**
+ * The spec's hh:mm:ss is a 12-hour clock; shown without the AM/PM that its date-time format carries, an
+ * evening drop at 15:45 read as 03:45:00. Times keep hh:mm:ss and add the meridiem (decisions.md).
+ */
+export const TIME_FORMAT = 'hh:mm:ss A';
 export const DATE_TIME_FORMAT = 'YYYY/MMM/DD hh:mm:ss A';
 export const EXPORT_STAMP_FORMAT = 'DD_MM_YYYY hh:mm:ss A';
 
@@ -29,7 +33,7 @@ export function formatDate(value: DateInput): string {
   return parse(value)?.format(DATE_FORMAT) ?? '';
 }
 
-/** '14:05:09' or an ISO date-time -> 'hh:mm:ss' as the spec writes it (12-hour clock). */
+/** '14:05:09' or an ISO date-time -> '02:05:09 PM': the spec's 12-hour hh:mm:ss with its meridiem. */
 export function formatTime(value: DateInput): string {
   return parse(value)?.format(TIME_FORMAT) ?? '';
 }

@@ -170,7 +170,7 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
           data={(hits.data ?? []).map((h) => ({ value: String(h.stud_cd), label: `${h.stud_fs_nm} - ${h.stud_adm_cd} - ${h.cls_nm ?? ''} ${h.sec_nm ?? ''}` }))}
           value={studCd === null ? null : String(studCd)}
           onChange={pickStudent}
-          nothingFoundMessage={q ? t('grid.no_rows', { defaultValue: 'No rows' }) : undefined}
+          nothingFoundMessage={q ? t('grid.no_rows', { defaultValue: 'No Rows To Show' }) : undefined}
           data-testid="collect-student"
         />
       )}

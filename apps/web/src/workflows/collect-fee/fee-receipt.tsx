@@ -2,6 +2,7 @@ import { Badge, Button, Divider, Group, Paper, Stack, Table, Text, Title } from 
 import { IconPrinter } from '@tabler/icons-react';
 import type { JSX, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDate, formatTime } from '../../lib/format';
 
 /** A bill as GET /api/fee_collection/bill/:id and the collect route answer it. */
 export interface Receipt {
@@ -50,7 +51,7 @@ export function FeeReceipt({ receipt, actions, autoFocusPrint = false }: { recei
               {t('collect.bill_no', { defaultValue: 'Bill No' })}: <b>{b.fee_coll_bill_no}</b>
             </Text>
             <Text size="sm">
-              {String(b.fee_coll_crt_dt)} {String(b.fee_coll_crt_tm ?? '')}
+              {formatDate(String(b.fee_coll_crt_dt))} {formatTime(String(b.fee_coll_crt_tm ?? ''))}
             </Text>
           </Group>
           <Text size="sm">
