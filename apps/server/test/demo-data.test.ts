@@ -1,4 +1,4 @@
-import { bodySchema, writableFields } from '@campus/entities/define';
+import { apiPath, bodySchema, hasRoute, writableFields } from '@campus/entities/define';
 import { livePages } from '@campus/entities/pages';
 import { entity } from '@campus/entities/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,18 @@ describe.each(backends)('demo data on %s', (backend) => {
     console.log(`demo data on ${backend}: ${(srv.demo!.ms / 1000).toFixed(2)} s`, srv.demo!.counts);
   });
   afterAll(async () => srv?.close());
+
+  it('fills every live page of the school: each list shows rows to a new user signed in as ADMIN', async () => {
+    const empty: string[] = [];
+    for (const pg of livePages()) {
+      const e = entity(pg.entity!);
+      if (!hasRoute(e, 'list')) continue;
+      const res = await call(srv.app, { ...admin, modulename: pg.module, pagename: pg.page }, 'GET', `${apiPath(e)}?size=1`);
+      expect(res.statusCode, `${pg.module}/${pg.page}: ${res.body}`).toBe(200);
+      if (res.json<{ total: number }>().total === 0) empty.push(`${pg.module}/${pg.page}`);
+    }
+    expect(empty).toEqual([]);
+  });
 
   it('holds what the README promises', async () => {
     const db = srv.database.db;
