@@ -143,7 +143,7 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
       <Group justify="space-between">
         <Title order={4}>{t('page.fee.quick_fee_collection', { defaultValue: 'Quick Fee Collection' })}</Title>
         <Button variant="subtle" size="xs" leftSection={<IconArrowLeft size={14} />} onClick={() => navigate(back)}>
-          {t('collect.back', { defaultValue: 'Back to bills' })}
+          {t('collect.back', { defaultValue: 'Back to list' })}
         </Button>
       </Group>
       {year && (
