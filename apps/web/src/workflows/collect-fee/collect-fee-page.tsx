@@ -1,11 +1,12 @@
 import { Alert, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue, useHotkeys } from '@mantine/hooks';
+import { useDebouncedValue, useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconCalendarDue, IconDeviceFloppy, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePagePermission } from '../../app/page-permission-context';
+import { MOBILE_QUERY } from '../../engine/responsive';
 import { listQueryKey } from '../../engine/use-entity-list';
 import { HttpError, http } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
@@ -61,6 +62,8 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
   const [reference, setReference] = useState('');
   const [saving, setSaving] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
+  // On a phone the dues keep the three columns the clerk needs (fee, due, pay now) so nothing scrolls sideways.
+  const compact = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
   // One key per attempt: a double click or a retry after a lost answer returns the first bill.
   const attempt = useRef<string>(crypto.randomUUID());
 
@@ -177,14 +180,18 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
       {dues.data && (
         <>
           {lines.length === 0 && <Alert color="gray">{t('collect.no_fees', { defaultValue: "No fee is mapped to this student's class this year." })}</Alert>}
-          <Table.ScrollContainer minWidth={560}>
+          <Table.ScrollContainer minWidth={compact ? 0 : 560}>
             <Table striped withTableBorder data-testid="collect-dues">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('collect.fee', { defaultValue: 'Fee' })}</Table.Th>
-                  <Table.Th ta="right">{t('collect.amount', { defaultValue: 'Amount' })}</Table.Th>
-                  <Table.Th ta="right">{t('collect.discount', { defaultValue: 'Discount' })}</Table.Th>
-                  <Table.Th ta="right">{t('collect.paid', { defaultValue: 'Paid' })}</Table.Th>
+                  {!compact && (
+                    <>
+                      <Table.Th ta="right">{t('collect.amount', { defaultValue: 'Amount' })}</Table.Th>
+                      <Table.Th ta="right">{t('collect.discount', { defaultValue: 'Discount' })}</Table.Th>
+                      <Table.Th ta="right">{t('collect.paid', { defaultValue: 'Paid' })}</Table.Th>
+                    </>
+                  )}
                   <Table.Th ta="right">{t('collect.due', { defaultValue: 'Due' })}</Table.Th>
                   <Table.Th ta="right">{t('collect.pay_now', { defaultValue: 'Pay Now' })}</Table.Th>
                 </Table.Tr>
@@ -192,7 +199,7 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
               <Table.Tbody>
                 {byTerm(lines).map((g) => [
                   <Table.Tr key={`g${g.fee_grp_cd}`}>
-                    <Table.Td colSpan={6} fw={700}>{g.fee_grp_nm}</Table.Td>
+                    <Table.Td colSpan={compact ? 3 : 6} fw={700}>{g.fee_grp_nm}</Table.Td>
                   </Table.Tr>,
                   ...g.lines.map((l) => {
                     const k = lineKey(l);
@@ -200,11 +207,15 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
                     return (
                       <Table.Tr key={k}>
                         <Table.Td>{l.kind === 'Late Fee' ? t('collect.late_fee', { defaultValue: 'Late Fee' }) : l.feetyp_nm}</Table.Td>
-                        <Table.Td ta="right">{l.amount}</Table.Td>
-                        <Table.Td ta="right">{l.discount}</Table.Td>
-                        <Table.Td ta="right">{l.paid}</Table.Td>
+                        {!compact && (
+                          <>
+                            <Table.Td ta="right">{l.amount}</Table.Td>
+                            <Table.Td ta="right">{l.discount}</Table.Td>
+                            <Table.Td ta="right">{l.paid}</Table.Td>
+                          </>
+                        )}
                         <Table.Td ta="right">{l.due}</Table.Td>
-                        <Table.Td w={140}>
+                        <Table.Td w={compact ? 110 : 140}>
                           <TextInput
                             size="xs"
                             inputMode="decimal"
