@@ -7,6 +7,7 @@ import { refreshStatistics } from '../statistics';
 import { addDays, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
 import { feeBillsDemo } from './fee-bills';
+import { lastYearDemo } from './last-year-demo';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
 import { marksDemo } from './marks-demo';
@@ -545,6 +546,8 @@ async function buildInstitute(c: Ctx): Promise<Built> {
     add: (name, list) => add(c, name, list),
   });
   await marksDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
+  // Last year and this year's discounts change what a child owes: before the bills.
+  await lastYearDemo({ tx: c.tx, plan: c.plan, scale: c.scale, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, today: c.today, admin: c.admin, ...cs, accountant: staff.staffAccounts.get('ACCOUNTANT'), rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
   // Bills last: they store each student's section as it is after the section moves.
   const [me] = await rows<{ usr_full_nm: string }>(c.tx, sql`SELECT usr_full_nm FROM employee WHERE usr_cd = ${c.admin}`);
   const accountant = staff.staffAccounts.get('ACCOUNTANT');

@@ -1,9 +1,9 @@
-import { Alert, Badge, Button, Checkbox, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconArrowLeft, IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
+import { Alert, Badge, Button, Checkbox, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { WorkflowHeader } from '../workflow-screen/workflow-header';
 import { usePagePermission } from '../../app/page-permission-context';
 import { http, HttpError } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
@@ -18,7 +18,6 @@ const TABLE_PATH = '/sms/exam/mark_list/table';
  */
 export function EnterMarksPage(): JSX.Element {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { can } = usePagePermission();
   const [exam, setExam] = useState<string | null>(null);
@@ -94,24 +93,14 @@ export function EnterMarksPage(): JSX.Element {
 
   return (
     <Stack gap="md" maw={900}>
-      <Group justify="space-between" wrap="wrap" gap="xs">
-        <div>
-          <Title order={1} size="h3">
-            {t('marks.enter_title', { defaultValue: 'Enter marks' })}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('page.exam.mark_list', { defaultValue: 'Mark List' })}
-          </Text>
-        </div>
-        <Group gap="xs">
-          <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => navigate(TABLE_PATH)}>
-            {t('btn.back', { defaultValue: 'Back' })}
-          </Button>
-          <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => void save()} loading={saving} disabled={blocked}>
-            {t('btn.save', { defaultValue: 'Save' })}
-          </Button>
-        </Group>
-      </Group>
+      <WorkflowHeader
+        title={t('marks.enter_title', { defaultValue: 'Enter marks' })}
+        page={t('page.exam.mark_list', { defaultValue: 'Mark List' })}
+        backTo={TABLE_PATH}
+        onSave={() => void save()}
+        saving={saving}
+        saveDisabled={blocked}
+      />
 
       <Paper withBorder radius="md" p="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">

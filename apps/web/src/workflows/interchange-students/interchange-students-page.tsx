@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Checkbox, Group, List, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { IconArrowLeft, IconArrowsExchange, IconSearch } from '@tabler/icons-react';
+import { Alert, Badge, Button, Checkbox, Group, List, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { IconArrowsExchange, IconSearch } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { WorkflowHeader } from '../workflow-screen/workflow-header';
+import { useParams } from 'react-router';
 import { http, HttpError } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
 import { requiredFieldMessage } from '../../lib/validation';
@@ -36,7 +37,6 @@ function useRecordToReverse(): number | null {
 /** Moving students of this year from one section of a class to another (rebalancing 9-A and 9-B). */
 export function InterchangeStudentsPage(): JSX.Element {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [cls, setCls] = useState<string | null>(null);
   const [from, setFrom] = useState<string | null>(null);
@@ -131,19 +131,11 @@ export function InterchangeStudentsPage(): JSX.Element {
 
   return (
     <Stack gap="md" maw={900}>
-      <Group justify="space-between" wrap="wrap" gap="xs">
-        <div>
-          <Title order={1} size="h3">
-            {t('interchange.title', { defaultValue: 'Move students between sections' })}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('page.student.interchange', { defaultValue: 'Interchange' })}
-          </Text>
-        </div>
-        <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => navigate(TABLE_PATH)}>
-          {t('btn.back', { defaultValue: 'Back' })}
-        </Button>
-      </Group>
+      <WorkflowHeader
+        title={t('interchange.title', { defaultValue: 'Move students between sections' })}
+        page={t('page.student.interchange', { defaultValue: 'Interchange' })}
+        backTo={TABLE_PATH}
+      />
 
       <Paper withBorder radius="md" p="md">
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">

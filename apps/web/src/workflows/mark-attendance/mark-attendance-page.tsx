@@ -1,11 +1,12 @@
-import { Alert, Badge, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { IconArrowLeft, IconCalendar, IconChecks, IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
+import { IconCalendar, IconChecks, IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState, type JSX, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { WorkflowHeader } from '../workflow-screen/workflow-header';
+import { useParams } from 'react-router';
 import { usePagePermission } from '../../app/page-permission-context';
 import { DATE_FORMAT } from '../../lib/format';
 import { http, HttpError } from '../../lib/http-client';
@@ -41,7 +42,6 @@ function useRowToOpen(): number | null {
  */
 export function MarkAttendancePage(): JSX.Element {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { can } = usePagePermission();
   const rowId = useRowToOpen();
@@ -140,24 +140,14 @@ export function MarkAttendancePage(): JSX.Element {
 
   return (
     <Stack gap="md" maw={900}>
-      <Group justify="space-between" wrap="wrap" gap="xs">
-        <div>
-          <Title order={1} size="h3">
-            {t('attendance.title', { defaultValue: 'Mark attendance' })}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('page.student.attendance', { defaultValue: 'Attendance' })}
-          </Text>
-        </div>
-        <Group gap="xs">
-          <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => navigate(TABLE_PATH)}>
-            {t('btn.back', { defaultValue: 'Back' })}
-          </Button>
-          <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => void save()} loading={saving} disabled={blocked}>
-            {t('btn.save', { defaultValue: 'Save' })}
-          </Button>
-        </Group>
-      </Group>
+      <WorkflowHeader
+        title={t('attendance.title', { defaultValue: 'Mark attendance' })}
+        page={t('page.student.attendance', { defaultValue: 'Attendance' })}
+        backTo={TABLE_PATH}
+        onSave={() => void save()}
+        saving={saving}
+        saveDisabled={blocked}
+      />
 
       <Paper withBorder radius="md" p="md">
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
