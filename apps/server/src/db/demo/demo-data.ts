@@ -10,6 +10,7 @@ import { feeBillsDemo } from './fee-bills';
 import { lastYearDemo } from './last-year-demo';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
+import { libraryDemo } from './library-demo';
 import { marksDemo } from './marks-demo';
 import { expensePlan, feePlan } from './money-plans';
 import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
@@ -516,6 +517,7 @@ async function buildInstitute(c: Ctx): Promise<Built> {
   await fees(c);
   await feeMappingAndExpenses(c);
   await library(c);
+  await libraryDemo({ tx: c.tx, kind: c.plan.kind, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, joinMonth: c.plan.joinMonth, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
   await exams(c, { ...cs, ...staff });
   await calendar(c);
   await customReportDemo({ tx: c.tx, instCd: c.instCd, admin: c.admin, topClass: classOrder(c.plan).at(-1) ?? '', firstShelf: c.plan.shelves[0] ?? '', add: (name, list, ret) => add(c, name, list, ret) });

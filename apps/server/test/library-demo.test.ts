@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { openDays, planLibrary, type Holder, type LibraryPlan, type Title } from '../src/db/demo/library-demo';
+import { rngFor } from '../src/db/demo/prng';
+
+const TODAY = '2026-11-23';
+const DEMO = 20_260_601;
+const days = openDays('school', 2026, 6, TODAY);
+
+function holders(students: number, staff: number): Holder[] {
+  const kid = { "Children's Fiction": 3, Classics: 1, Science: 1 };
+  const teacher = { Reference: 4, Classics: 1, Science: 1 };
+  return [
+    ...Array.from({ length: students }, (_, i): Holder => ({ typ: 'Student', cd: 100 + i, name: `Student ${i}`, shelves: kid })),
+    // A teacher's usr_cd may equal a student's stud_cd: the type tells them apart.
+    ...Array.from({ length: staff }, (_, i): Holder => ({ typ: 'Employee', cd: 100 + i, name: `Teacher ${i}`, shelves: teacher })),
+  ];
+}
+
+function titles(copies: (shelf: string) => number): Title[] {
+  const shelves = ["Children's Fiction", 'Classics', 'Science', 'Reference'];
+  return shelves.flatMap((s, i) => Array.from({ length: 6 }, (_, j): Title => ({ bk_cd: i * 10 + j + 1, shelf: s, qty: copies(s) })));
+}
+
+/** Copies out of each book at the end of each open day, replaying the movements in time order. */
+function peakOut(plan: LibraryPlan): Map<number, number> {
+  const events = [
+    ...plan.issues.flatMap((m) => m.lines.map((l) => ({ at: `${m.date} ${m.time}`, bk: l.bk_cd, d: l.qty }))),
+    ...plan.returns.flatMap((m) => m.lines.map((l) => ({ at: `${m.date} ${m.time}`, bk: l.bk_cd, d: -l.qty }))),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  const now = new Map<number, number>();
+  const peak = new Map<number, number>();
+  for (const e of events) {
+    now.set(e.bk, (now.get(e.bk) ?? 0) + e.d);
+    expect(now.get(e.bk), `book ${e.bk} at ${e.at}`).toBeGreaterThanOrEqual(0);
+    peak.set(e.bk, Math.max(peak.get(e.bk) ?? 0, now.get(e.bk)!));
+  }
+  return peak;
+}
+
+describe('library demo movements', () => {
+  it('opens the desk on school days only, up to yesterday', () => {
+    expect(days.length).toBeGreaterThan(25);
+    expect(days.at(-1)! < TODAY).toBe(true);
+    for (const d of days) expect([0, 6]).not.toContain(new Date(`${d}T00:00:00Z`).getUTCDay());
+    // Quarterly holidays, Gandhi Jayanti and Ayudha Pooja are closed days; the Monday after them is open.
+    for (const closed of ['2026-09-30', '2026-10-02', '2026-10-19', '2026-10-20']) expect(days).not.toContain(closed);
+    expect(days).toContain('2026-10-05');
+  });
+
+  it('leaves a stock that is exactly what was issued minus what came back, per holder and book', () => {
+    const plan = planLibrary(rngFor(7, 'lib'), holders(80, 12), titles((s) => (s === 'Reference' ? 2 : 8)), days);
+    const net = new Map<string, number>();
+    for (const [list, sign] of [[plan.issues, 1], [plan.returns, -1]] as const) {
+      for (const m of list) for (const l of m.lines) net.set(`${m.holder.typ}|${m.holder.cd}|${l.bk_cd}`, (net.get(`${m.holder.typ}|${m.holder.cd}|${l.bk_cd}`) ?? 0) + sign * l.qty);
+    }
+    const stock = new Map(plan.stock.map((s) => [`${s.holder.typ}|${s.holder.cd}|${s.bk_cd}`, s.qty]));
+    for (const [k, q] of net) {
+      expect(q, k).toBeGreaterThanOrEqual(0);
+      expect(stock.get(k) ?? 0, k).toBe(q);
+    }
+    expect(plan.stock.every((s) => s.qty > 0)).toBe(true);
+    expect(plan.stock.some((s) => s.holder.typ === 'Employee')).toBe(true);
+  });
+
+  it('dates every return after its issue, within the open days, in time order', () => {
+    const plan = planLibrary(rngFor(7, 'lib'), holders(80, 12), titles(() => 8), days);
+    const open = new Set(days);
+    for (const m of [...plan.issues, ...plan.returns]) {
+      expect(open.has(m.date), m.date).toBe(true);
+      expect(m.time).toMatch(/^(09|1[0-6]):[0-5]\d:00$/);
+      expect(m.lines.length).toBeGreaterThan(0);
+      expect(m.lines.length).toBeLessThanOrEqual(3);
+    }
+    for (const ret of plan.returns) {
+      const issued = plan.issues.filter((i) => i.holder === ret.holder && ret.lines.every((l) => i.lines.some((x) => x.bk_cd === l.bk_cd)));
+      expect(issued.length, `${ret.holder.name} ${ret.date}`).toBe(1);
+      expect(ret.date > issued[0].date).toBe(true);
+    }
+    const stamps = plan.issues.map((m) => `${m.date} ${m.time}`);
+    expect(stamps).toEqual([...stamps].sort());
+  });
+
+  it('never lends more copies of a book than the library owns, even when copies are scarce', () => {
+    const owned = titles((s) => (s === 'Reference' ? 1 : 2));
+    const plan = planLibrary(rngFor(3, 'scarce'), holders(300, 30), owned, days);
+    const peak = peakOut(plan);
+    for (const t of owned) expect(peak.get(t.bk_cd) ?? 0, `book ${t.bk_cd}`).toBeLessThanOrEqual(t.qty);
+    expect(plan.issues.length).toBeGreaterThan(0);
+  });
+
+  it('looks like a library term: most students bring books back in 7-21 days, a few are overdue, teachers keep reference books', () => {
+    const plan = planLibrary(rngFor(DEMO, 'school/library-movements'), holders(80, 12), titles((s) => (s === 'Reference' ? 3 : 10)), days);
+    const students = plan.issues.filter((m) => m.holder.typ === 'Student');
+    const copies = (list: typeof plan.issues) => list.reduce((a, m) => a + m.lines.reduce((b, l) => b + l.qty, 0), 0);
+    const back = copies(plan.returns.filter((m) => m.holder.typ === 'Student')) / copies(students);
+    expect(back).toBeGreaterThan(0.45);
+    expect(back).toBeLessThan(0.8);
+    const gap = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
+    for (const ret of plan.returns.filter((m) => m.holder.typ === 'Student')) {
+      const issued = plan.issues.find((i) => i.holder === ret.holder && i.lines.some((l) => l.bk_cd === ret.lines[0].bk_cd))!;
+      expect(gap(issued.date, ret.date)).toBeGreaterThanOrEqual(7);
+      expect(gap(issued.date, ret.date)).toBeLessThanOrEqual(24);
+    }
+    const overdue = plan.stock.filter((s) => s.holder.typ === 'Student' && students.some((i) => i.holder === s.holder && i.lines.some((l) => l.bk_cd === s.bk_cd) && gap(i.date, TODAY) > 21));
+    expect(overdue.length).toBeGreaterThan(0);
+    expect(overdue.length).toBeLessThan(20);
+    const reference = new Set(titles(() => 1).filter((t) => t.shelf === 'Reference').map((t) => t.bk_cd));
+    expect(plan.stock.some((s) => s.holder.typ === 'Employee' && reference.has(s.bk_cd))).toBe(true);
+  });
+});
