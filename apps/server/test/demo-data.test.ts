@@ -11,6 +11,9 @@ import { backends, call, login, startTestServer, type Session, type TestServer }
 
 type Row = Record<string, unknown>;
 
+/** Rows of the running academic year (the demo also fills last year). */
+const running = sql`acdm_cd IN (SELECT acdm_cd FROM academic WHERE acdm_sts)`;
+
 async function count(db: Db, table: string, where = sql`true`): Promise<number> {
   const [r] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE ${where}`);
   return r.n;
@@ -20,7 +23,7 @@ async function count(db: Db, table: string, where = sql`true`): Promise<number> 
 async function names(db: Db): Promise<{ students: string[]; staff: string[]; books: string[] }> {
   const col = async (q: ReturnType<typeof sql>) => (await rows<{ v: string }>(db, q)).map((r) => r.v);
   return {
-    students: await col(sql`SELECT stud_fs_nm || '/' || stud_fthr_nm || '/' || stud_adm_cd AS v FROM student ORDER BY stud_cd`),
+    students: await col(sql`SELECT stud_fs_nm || '/' || stud_fthr_nm || '/' || stud_adm_cd || '/' || acdm_cd AS v FROM student ORDER BY stud_cd`),
     staff: await col(sql`SELECT usr_full_nm AS v FROM employee ORDER BY usr_cd`),
     books: await col(sql`SELECT bk_nm || '/' || bk_barcd AS v FROM book ORDER BY bk_cd`),
   };
@@ -57,11 +60,11 @@ describe.each(backends)('demo data on %s', (backend) => {
     const inCollege = sql`inst_cd <> ${school}`;
     expect(await count(db, 'class', inSchool)).toBe(10);
     expect(await count(db, 'section', inSchool)).toBe(20);
-    expect(await count(db, 'student', inSchool)).toBe(600);
+    expect(await count(db, 'student', sql`${inSchool} AND ${running}`)).toBe(600);
     // The seed's ADMIN is the 41st.
     expect(await count(db, 'employee', inSchool)).toBe(41);
     expect(await count(db, 'class', inCollege)).toBe(4);
-    expect(await count(db, 'student', inCollege)).toBe(204);
+    expect(await count(db, 'student', sql`${inCollege} AND ${running}`)).toBe(204);
     expect(await count(db, 'tender_type', inSchool)).toBe(6);
     expect(await count(db, 'tender_type', sql`${inSchool} AND NOT tnd_typ_sts`)).toBe(2);
     expect(await count(db, 'book', inSchool)).toBeGreaterThan(50);
@@ -119,7 +122,7 @@ describe.each(backends)('demo data on %s', (backend) => {
     const t = { ...(await login(srv.app, a.login, a.password)), pagename: 'profile', modulename: 'student' };
     const mine = await rows<{ n: number }>(
       srv.database.db,
-      sql`SELECT count(*)::int AS n FROM student s WHERE EXISTS (SELECT 1 FROM subject_detail d WHERE d.sec_cd = s.sec_cd AND d.usr_cd = ${t.usr_cd})`,
+      sql`SELECT count(*)::int AS n FROM student s WHERE ${running} AND EXISTS (SELECT 1 FROM subject_detail d WHERE d.sec_cd = s.sec_cd AND d.usr_cd = ${t.usr_cd})`,
     );
     const res = await call(srv.app, t, 'GET', '/api/student/?size=500');
     expect(res.statusCode, res.body).toBe(200);
@@ -153,7 +156,8 @@ describe.each(backends)('demo data on %s', (backend) => {
       db,
       sql`SELECT count(*)::int AS n, min(fee_coll_bill_no)::int AS lo, max(fee_coll_bill_no)::int AS hi FROM fee_collection_bill GROUP BY inst_cd, acdm_cd`,
     );
-    expect(books.length).toBe(2);
+    // School and college, this year and last.
+    expect(books.length).toBe(4);
     for (const b of books) expect([b.lo, b.hi]).toEqual([1, b.n]);
     const bad = async (where: ReturnType<typeof sql>) => count(db, 'fee_collection_bill', where);
     // Lines share their bill's status and add up to it; dates between the term's start and today.
@@ -168,25 +172,24 @@ describe.each(backends)('demo data on %s', (backend) => {
     expect(await count(db, 'cancel_fee', sql`inst_cd = ${school} AND fee_cncl_undo_dt IS NOT NULL`)).toBe(1);
     // Some paid after the due date, with the late fee on the same bill.
     expect(await count(db, 'fee_collection_line', sql`inst_cd = ${school} AND fee_coll_dtl_kind = 'Late Fee'`)).toBeGreaterThan(5);
-    // No mapping row is paid above what is owed on it (every demo student is new: fee_amt).
+    // No mapping row is paid above what is owed on it (the promoted child's amount, less the discount).
     const over = await rows<{ n: number }>(
       db,
       sql`SELECT count(*)::int AS n FROM (
             SELECT l.stud_cd, l.fee_cd, sum(l.fee_coll_dtl_amt) AS paid FROM fee_collection_line l
             WHERE l.fee_coll_dtl_kind = 'Fee' AND l.fee_coll_dtl_sts = 'Active' GROUP BY l.stud_cd, l.fee_cd) x
-          JOIN fee f ON f.fee_cd = x.fee_cd
-          LEFT JOIN student_discount d ON d.stud_cd = x.stud_cd AND d.fee_cd = x.fee_cd
-          WHERE x.paid > f.fee_amt - coalesce(d.disc_amt, 0)`,
+          JOIN student_fee_line_v v ON v.stud_cd = x.stud_cd AND v.fee_cd = x.fee_cd
+          WHERE x.paid > v.amount - v.discount`,
     );
     expect(over[0].n).toBe(0);
     // About three in four paid, some paid nothing yet: the defaulters report has names.
-    const payers = await rows<{ n: number }>(db, sql`SELECT count(DISTINCT stud_cd)::int AS n FROM fee_collection_bill WHERE inst_cd = ${school} AND fee_coll_sts = 'Active'`);
+    const payers = await rows<{ n: number }>(db, sql`SELECT count(DISTINCT stud_cd)::int AS n FROM fee_collection_bill WHERE inst_cd = ${school} AND ${running} AND fee_coll_sts = 'Active'`);
     expect(payers[0].n / 600).toBeGreaterThan(0.7);
     expect(payers[0].n / 600).toBeLessThan(0.95);
 
     // The summary's balance is the counter's dues (fees, not late fees), to the paisa, for a sample.
     const s = { ...admin, modulename: 'fee' };
-    const sample = await rows<{ stud_cd: number }>(db, sql`SELECT stud_cd FROM student WHERE inst_cd = ${school} AND stud_cd % 40 = 3 ORDER BY stud_cd`);
+    const sample = await rows<{ stud_cd: number }>(db, sql`SELECT stud_cd FROM student WHERE inst_cd = ${school} AND ${running} AND stud_cd % 40 = 3 ORDER BY stud_cd`);
     expect(sample.length).toBeGreaterThan(10);
     for (const { stud_cd } of sample) {
       const summary = await call(srv.app, { ...s, pagename: 'fee_management' }, 'GET', `/api/fee_collection/${stud_cd}`);

@@ -8,6 +8,7 @@ import { addDays, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
 import { feeBillsDemo } from './fee-bills';
 import { lastYearDemo } from './last-year-demo';
+import { lastYearDemo } from './last-year-demo';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
 import { libraryDemo } from './library-demo';
@@ -548,6 +549,8 @@ async function buildInstitute(c: Ctx): Promise<Built> {
     add: (name, list) => add(c, name, list),
   });
   await marksDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
+  // Last year and this year's discounts change what a child owes: before the bills.
+  await lastYearDemo({ tx: c.tx, plan: c.plan, scale: c.scale, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, today: c.today, admin: c.admin, ...cs, accountant: staff.staffAccounts.get('ACCOUNTANT'), rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
   // Last year and this year's discounts change what a child owes: before the bills.
   await lastYearDemo({ tx: c.tx, plan: c.plan, scale: c.scale, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, today: c.today, admin: c.admin, ...cs, accountant: staff.staffAccounts.get('ACCOUNTANT'), rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
   // Bills last: they store each student's section as it is after the section moves.

@@ -20,7 +20,24 @@ export interface FeeBillsDemo {
   collectors: readonly { usr_cd: number; fullName: string }[];
   rng: (topic: string) => Rng;
   add: (name: string, list: Row[], returning?: string[]) => Promise<Row[]>;
+  /** How families paid that year; this year's habits when left out. */
+  habits?: PayHabits;
 }
+
+/**
+ * Shares of students paying in full and in part (the rest pay nothing yet), the chance a full payer also
+ * paid each later term, which visit a part payer left short (the first, stopping there; or the last, having
+ * paid the earlier ones in full), and whether the year had its handful of cancelled bills.
+ */
+export interface PayHabits {
+  full: number;
+  part: number;
+  laterTerms: number;
+  shortAt: 'first' | 'last';
+  cancellations: boolean;
+}
+
+const THIS_YEAR: PayHabits = { full: 0.75, part: 0.1, laterTerms: 0.8, shortAt: 'first', cancellations: true };
 
 interface FeeLine {
   stud_cd: number;
@@ -129,23 +146,28 @@ export async function feeBillsDemo(d: FeeBillsDemo): Promise<void> {
 
   const collector = () => (r.chance(0.85) ? d.collectors[0] : r.pick(d.collectors));
   const bills: PlannedBill[] = [];
+  const h = d.habits ?? THIS_YEAR;
   for (const own of byStudent.values()) {
     const roll = r.next();
-    const profile = roll < 0.75 ? 'full' : roll < 0.85 ? 'part' : 'none';
+    const profile = roll < h.full ? 'full' : roll < h.full + h.part ? 'part' : 'none';
     if (profile === 'none') continue;
     // Terms that open on the same day are paid together at one visit (Term 1 with the annual charges).
     const visits = new Map<string, FeeLine[]>();
     for (const l of own) visits.set(l.start, [...(visits.get(l.start) ?? []), l]);
     let first = true;
+    let left = visits.size;
     for (const [start, due] of visits) {
-      if (!first && (profile === 'part' || !r.chance(0.8))) continue;
+      left--;
+      const short = profile === 'part' && (h.shortAt === 'first' ? first : left === 0);
+      if (!first && ((profile === 'part' && h.shortAt === 'first') || (profile === 'full' && !r.chance(h.laterTerms)))) continue;
+      const inFull = !short;
       const earliestDue = due.reduce((a, l) => (l.due_dt < a ? l.due_dt : a), due[0].due_dt);
       const onTimeUntil = earliestDue < d.today ? earliestDue : d.today;
       // About one in twelve pays after the due date, within six weeks of it, and so pays the late fee too.
-      const late = profile === 'full' && earliestDue < d.today && r.chance(0.08);
+      const late = inFull && earliestDue < d.today && r.chance(0.08);
       const date = late ? dayBetween(r, addDays(earliestDue, 1), addDays(earliestDue, 42) < d.today ? addDays(earliestDue, 42) : d.today) : dayBetween(r, start, onTimeUntil);
       let paid: PlannedLine[];
-      if (profile === 'full') {
+      if (inFull) {
         paid = due.map((l) => ({ fee_cd: l.fee_cd, fee_grp_cd: l.fee_grp_cd, kind: 'Fee', paise: l.net, discount: l.discount }));
       } else {
         // Part: the first fee of the visit, or half of it (in whole hundreds) when it is the only one.
@@ -156,7 +178,7 @@ export async function feeBillsDemo(d: FeeBillsDemo): Promise<void> {
       // The late fee of each term whose due date had passed unpaid by the day of the bill.
       const groups = new Map(due.map((l) => [l.fee_grp_cd, l] as const));
       for (const g of groups.values()) {
-        if (profile === 'full' && date > g.due_dt && toPaise(g.late) > 0) paid.push({ fee_cd: null, fee_grp_cd: g.fee_grp_cd, kind: 'Late Fee', paise: toPaise(g.late), discount: '0.00' });
+        if (inFull && date > g.due_dt && toPaise(g.late) > 0) paid.push({ fee_cd: null, fee_grp_cd: g.fee_grp_cd, kind: 'Late Fee', paise: toPaise(g.late), discount: '0.00' });
       }
       const tender = pickTender(r, tenders);
       bills.push({ student: due[0], date, time: timeOf(r), tender, reference: referenceFor(r, tender), collector: collector(), lines: paid, status: 'Active' });
@@ -166,7 +188,7 @@ export async function feeBillsDemo(d: FeeBillsDemo): Promise<void> {
 
   // A handful of cancellations, each as the cancel workflow leaves it.
   const fullBills = bills.filter((b) => b.lines.every((l) => l.kind === 'Fee'));
-  const cancels = Math.max(3, Math.round(bills.length / 120));
+  const cancels = h.cancellations ? Math.max(3, Math.round(bills.length / 120)) : 0;
   const chosen = new Set<PlannedBill>();
   while (chosen.size < Math.min(cancels, fullBills.length)) chosen.add(r.pick(fullBills));
   let i = 0;
