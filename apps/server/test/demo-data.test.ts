@@ -202,6 +202,46 @@ describe.each(backends)('demo data on %s', (backend) => {
     }
   });
 
+  it('carries last year: promoted children one class below with their old-student fees, some owing last year, promotions that add up', async () => {
+    const db = srv.database.db;
+    const one = async (q: ReturnType<typeof sql>): Promise<number> => (await rows<{ n: number }>(db, q))[0].n;
+    // Each promoted child was in the class below last year (the college: the year below), section of the same name.
+    const lastYear = sql`SELECT p.stud_cd AS old_cd, s.stud_cd, pc.cls_odr AS old_odr, sc.cls_odr, px.sec_nm AS old_sec, sx.sec_nm, p.inst_cd
+      FROM student s JOIN academic sa ON sa.acdm_cd = s.acdm_cd AND sa.acdm_sts
+      JOIN student p ON p.inst_cd = s.inst_cd AND p.stud_adm_cd = s.stud_adm_cd AND p.acdm_cd <> s.acdm_cd
+      JOIN class pc ON pc.cls_cd = p.cls_cd JOIN class sc ON sc.cls_cd = s.cls_cd
+      JOIN section px ON px.sec_cd = p.sec_cd JOIN section sx ON sx.sec_cd = s.sec_cd`;
+    const promoted = await one(sql`SELECT count(*)::int AS n FROM (${lastYear}) x WHERE x.inst_cd = ${school}`);
+    expect(promoted / 600).toBeGreaterThan(0.6);
+    expect(await one(sql`SELECT count(*)::int AS n FROM (${lastYear}) x WHERE x.inst_cd = ${school} AND x.old_odr <> x.cls_odr - 1`)).toBe(0);
+    // The sum of the promotion records is the number of children moved on.
+    expect(await one(sql`SELECT sum(prmtn_stud_cnt)::int AS n FROM promotion WHERE inst_cd = ${school}`)).toBe(promoted);
+    // They pay the old-student amount this year (no admission fee again).
+    expect(await one(sql`SELECT count(DISTINCT stud_cd)::int AS n FROM student_fee_line_v WHERE inst_cd = ${school} AND ${running} AND promoted`)).toBe(promoted);
+    // Most paid last year in full; a few still owe it, and Academic Fee Collect lists them.
+    const owing = await call(srv.app, { ...admin, modulename: 'fee', pagename: 'academic_fee_collect' }, 'GET', '/api/academic_fee_collect/?size=1');
+    expect(owing.statusCode, owing.body).toBe(200);
+    const total = owing.json<{ total: number }>().total;
+    expect(total / promoted).toBeGreaterThan(0.01);
+    expect(total / promoted).toBeLessThan(0.1);
+    // Discounts as the hook stores them: amount = percent of the child's amount, the child's section.
+    const wrong = await one(sql`SELECT count(*)::int AS n FROM student_discount d JOIN student s ON s.stud_cd = d.stud_cd
+      JOIN student_fee_line_v v ON v.stud_cd = d.stud_cd AND v.fee_cd = d.fee_cd
+      WHERE d.sec_cd <> s.sec_cd OR d.disc_amt <> round(v.amount * d.disc_pct / 100, 2)`);
+    expect(wrong).toBe(0);
+    expect(await one(sql`SELECT count(DISTINCT disc_pct)::int AS n FROM student_discount WHERE inst_cd = ${school}`)).toBe(3);
+    // Approved leave covers only days the register marks absent.
+    const contradicted = await one(sql`SELECT count(*)::int AS n FROM student_leave l JOIN student_attendance a
+      ON a.stud_cd = l.stud_cd AND a.stud_attn_dt BETWEEN l.stud_leav_frm_dt AND l.stud_leav_to_dt
+      WHERE l.stud_leav_sts = 'Approved' AND a.stud_attn_sts <> 'Absent'`);
+    expect(contradicted).toBe(0);
+    // An accepted online payment is a bill of the same student, amount and day.
+    const unbilled = await one(sql`SELECT count(*)::int AS n FROM online_payment_request o WHERE o.oln_pay_acpt_sts = 'Accepted' AND NOT EXISTS (
+      SELECT 1 FROM fee_collection_bill b WHERE b.inst_cd = o.inst_cd AND b.acdm_cd = o.acdm_cd AND b.fee_coll_bill_no::text = o.oln_pay_bill_no
+        AND b.stud_cd = o.stud_cd AND b.fee_coll_amt = o.oln_pay_tot_amt AND b.fee_coll_crt_dt = o.oln_pay_txn_dt)`);
+    expect(unbilled).toBe(0);
+  });
+
   if (backend === 'pglite') {
     it('gives the same names for the same seed', async () => {
       const again = await openDatabase({ dataDir: 'memory://' });

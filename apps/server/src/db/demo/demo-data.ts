@@ -8,12 +8,12 @@ import { addDays, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
 import { feeBillsDemo } from './fee-bills';
 import { lastYearDemo } from './last-year-demo';
-import { lastYearDemo } from './last-year-demo';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
 import { libraryDemo } from './library-demo';
 import { officeDemo } from './office-demo';
 import { marksDemo } from './marks-demo';
+import { studentOfficeDemo } from './student-office-demo';
 import { expensePlan, feePlan } from './money-plans';
 import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
 import { rngFor, type Rng } from './prng';
@@ -555,13 +555,13 @@ async function buildInstitute(c: Ctx): Promise<Built> {
   await marksDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
   // Last year and this year's discounts change what a child owes: before the bills.
   await lastYearDemo({ tx: c.tx, plan: c.plan, scale: c.scale, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, today: c.today, admin: c.admin, ...cs, accountant: staff.staffAccounts.get('ACCOUNTANT'), rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
-  // Last year and this year's discounts change what a child owes: before the bills.
-  await lastYearDemo({ tx: c.tx, plan: c.plan, scale: c.scale, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, today: c.today, admin: c.admin, ...cs, accountant: staff.staffAccounts.get('ACCOUNTANT'), rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
   // Bills last: they store each student's section as it is after the section moves.
   const [me] = await rows<{ usr_full_nm: string }>(c.tx, sql`SELECT usr_full_nm FROM employee WHERE usr_cd = ${c.admin}`);
   const accountant = staff.staffAccounts.get('ACCOUNTANT');
   const collectors = [...(accountant ? [accountant] : []), { usr_cd: c.admin, fullName: me?.usr_full_nm ?? 'Admin' }];
   await feeBillsDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, collectors, rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
+  // After the bills: fee follow-ups and online payments are about them.
+  await studentOfficeDemo({ tx: c.tx, kind: c.plan.kind, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, joinMonth: c.plan.joinMonth, today: c.today, admin: c.admin, ...cs, subjects: staff.subjects, mapping: staff.mapping, accountant, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
   return { ...cs, ...staff, buses };
 }
 
