@@ -11,9 +11,9 @@ import { lastYearDemo } from './last-year-demo';
 import { codeBy, insertRows, type Row } from './insert-rows';
 import { bookShelves, namePools, streets, type NamePool } from './names';
 import { libraryDemo } from './library-demo';
-import { officeDemo } from './office-demo';
 import { marksDemo } from './marks-demo';
 import { studentOfficeDemo } from './student-office-demo';
+import { officeDemo } from './office-demo';
 import { expensePlan, feePlan } from './money-plans';
 import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
 import { rngFor, type Rng } from './prng';
@@ -521,10 +521,10 @@ async function buildInstitute(c: Ctx): Promise<Built> {
   await library(c);
   await libraryDemo({ tx: c.tx, kind: c.plan.kind, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, joinMonth: c.plan.joinMonth, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
   await exams(c, { ...cs, ...staff });
+  await calendar(c);
   const accounts = new Map([...staff.staffAccounts].map(([login, a]) => [login as string, a.usr_cd]));
   if (staff.teacher) accounts.set('TEACHER', staff.teacher.usr_cd);
   await officeDemo({ tx: c.tx, kind: c.plan.kind, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, joinMonth: c.plan.joinMonth, today: c.today, admin: c.admin, ...cs, subjects: staff.subjects, mapping: staff.mapping, accounts, rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
-  await calendar(c);
   await customReportDemo({ tx: c.tx, instCd: c.instCd, admin: c.admin, topClass: classOrder(c.plan).at(-1) ?? '', firstShelf: c.plan.shelves[0] ?? '', add: (name, list, ret) => add(c, name, list, ret) });
   await studentWorkflowDemo({
     tx: c.tx,
