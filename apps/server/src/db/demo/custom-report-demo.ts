@@ -1,16 +1,13 @@
 import { entity } from '@campus/entities/registry';
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import type { Row } from './insert-rows';
+import type { DemoScope } from './demo-scope';
 
-export interface CustomReportDemo {
-  tx: DbOrTx;
-  instCd: number;
-  admin: number;
+export interface CustomReportDemo extends DemoScope {
   /** The top class (VIII, a final year): the class a report follows most closely. */
   topClass: string;
   /** The library's first shelf ("Children's Fiction", 'Computer Science'). */
   firstShelf: string;
-  add: (name: string, list: Row[], returning?: string[]) => Promise<Row[]>;
 }
 
 async function codeOf(c: CustomReportDemo, entityName: string, nameField: string, name: string): Promise<number | undefined> {

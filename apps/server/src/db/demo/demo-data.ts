@@ -19,6 +19,7 @@ import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from '
 import { rngFor, type Rng } from './prng';
 import { transportDemo } from './transport-demo';
 import { studentWorkflowDemo } from './student-workflow-demo';
+import type { DemoScope } from './demo-scope';
 
 export const DEMO_SEED = 20_260_601;
 
@@ -258,7 +259,7 @@ async function students(c: Ctx, built: Pick<Built, 'classes' | 'sections'>): Pro
   const list: Row[] = [];
   let admission = 0;
   for (const [key, secCd] of built.sections) {
-    const [cls, sec] = key.split('|');
+    const [cls] = key.split('|');
     const level = order.indexOf(cls);
     const kids: Row[] = [];
     for (let i = 0; i < c.plan.studentsPerSection(c.scale); i++) {
@@ -511,22 +512,9 @@ async function calendar(c: Ctx): Promise<void> {
   );
 }
 
-async function buildInstitute(c: Ctx): Promise<Built> {
-  const cs = await classesAndSections(c);
-  const staff = await staffAndTeaching(c, cs);
-  await students(c, cs);
-  const buses = await transportAndBudget(c);
-  await fees(c);
-  await feeMappingAndExpenses(c);
-  await library(c);
-  await libraryDemo({ tx: c.tx, kind: c.plan.kind, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, joinMonth: c.plan.joinMonth, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
-  await exams(c, { ...cs, ...staff });
-  await calendar(c);
-  const accounts = new Map([...staff.staffAccounts].map(([login, a]) => [login as string, a.usr_cd]));
-  if (staff.teacher) accounts.set('TEACHER', staff.teacher.usr_cd);
-  await officeDemo({ tx: c.tx, kind: c.plan.kind, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, joinMonth: c.plan.joinMonth, today: c.today, admin: c.admin, ...cs, subjects: staff.subjects, mapping: staff.mapping, accounts, rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
-  await customReportDemo({ tx: c.tx, instCd: c.instCd, admin: c.admin, topClass: classOrder(c.plan).at(-1) ?? '', firstShelf: c.plan.shelves[0] ?? '', add: (name, list, ret) => add(c, name, list, ret) });
-  await studentWorkflowDemo({
+/** The common part of what each demo area gets (demo-scope.ts). */
+function scopeOf(c: Ctx): DemoScope {
+  return {
     tx: c.tx,
     kind: c.plan.kind,
     instCd: c.instCd,
@@ -535,33 +523,39 @@ async function buildInstitute(c: Ctx): Promise<Built> {
     joinMonth: c.plan.joinMonth,
     today: c.today,
     admin: c.admin,
-    sections: cs.sections,
-    mapping: staff.mapping,
     rng: (topic) => rng(c, topic),
-    add: (name, list) => add(c, name, list),
-    counts: c.counts,
-  });
-  await transportDemo({
-    tx: c.tx,
-    instCd: c.instCd,
-    acdmCd: c.acdmCd,
-    startYear: c.startYear,
-    joinMonth: c.plan.joinMonth,
-    today: c.today,
-    admin: c.admin,
-    rng: (topic) => rng(c, topic),
-    add: (name, list) => add(c, name, list),
-  });
-  await marksDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, admin: c.admin, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
+    add: (name, list, ret) => add(c, name, list, ret),
+  };
+}
+
+async function buildInstitute(c: Ctx): Promise<Built> {
+  const scope = scopeOf(c);
+  const cs = await classesAndSections(c);
+  const staff = await staffAndTeaching(c, cs);
+  await students(c, cs);
+  const buses = await transportAndBudget(c);
+  await fees(c);
+  await feeMappingAndExpenses(c);
+  await library(c);
+  await libraryDemo(scope);
+  await exams(c, { ...cs, ...staff });
+  await calendar(c);
+  const accounts = new Map([...staff.staffAccounts].map(([login, a]) => [login as string, a.usr_cd]));
+  if (staff.teacher) accounts.set('TEACHER', staff.teacher.usr_cd);
+  await officeDemo({ ...scope, ...cs, subjects: staff.subjects, mapping: staff.mapping, accounts });
+  await customReportDemo({ ...scope, topClass: classOrder(c.plan).at(-1) ?? '', firstShelf: c.plan.shelves[0] ?? '' });
+  await studentWorkflowDemo({ ...scope, sections: cs.sections, mapping: staff.mapping, counts: c.counts });
+  await transportDemo(scope);
+  await marksDemo(scope);
   // Last year and this year's discounts change what a child owes: before the bills.
-  await lastYearDemo({ tx: c.tx, plan: c.plan, scale: c.scale, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, today: c.today, admin: c.admin, ...cs, accountant: staff.staffAccounts.get('ACCOUNTANT'), rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
+  await lastYearDemo({ ...scope, plan: c.plan, scale: c.scale, ...cs, accountant: staff.staffAccounts.get('ACCOUNTANT') });
   // Bills last: they store each student's section as it is after the section moves.
   const [me] = await rows<{ usr_full_nm: string }>(c.tx, sql`SELECT usr_full_nm FROM employee WHERE usr_cd = ${c.admin}`);
   const accountant = staff.staffAccounts.get('ACCOUNTANT');
   const collectors = [...(accountant ? [accountant] : []), { usr_cd: c.admin, fullName: me?.usr_full_nm ?? 'Admin' }];
-  await feeBillsDemo({ tx: c.tx, instCd: c.instCd, acdmCd: c.acdmCd, today: c.today, collectors, rng: (topic) => rng(c, topic), add: (name, list, ret) => add(c, name, list, ret) });
+  await feeBillsDemo({ ...scope, collectors });
   // After the bills: fee follow-ups and online payments are about them.
-  await studentOfficeDemo({ tx: c.tx, kind: c.plan.kind, instCd: c.instCd, acdmCd: c.acdmCd, startYear: c.startYear, joinMonth: c.plan.joinMonth, today: c.today, admin: c.admin, ...cs, subjects: staff.subjects, mapping: staff.mapping, accountant, rng: (topic) => rng(c, topic), add: (name, list) => add(c, name, list) });
+  await studentOfficeDemo({ ...scope, ...cs, subjects: staff.subjects, mapping: staff.mapping, accountant });
   return { ...cs, ...staff, buses };
 }
 

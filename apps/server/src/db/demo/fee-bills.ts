@@ -1,8 +1,9 @@
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import { fromPaise, toPaise } from '../../lib/paise';
 import { addDays } from './calendar';
 import type { Row } from './insert-rows';
 import type { Rng } from './prng';
+import type { DemoScope } from './demo-scope';
 
 /**
  * The demo's fee bills of the current year, written as the collect-fee workflow writes them (same columns,
@@ -11,15 +12,9 @@ import type { Rng } from './prng';
  * that has opened since is paid by most good payers; a few paid after the due date with the late fee; a
  * handful of bills were cancelled (re-billed, a bounced cheque, one cancelled by mistake and restored).
  */
-export interface FeeBillsDemo {
-  tx: DbOrTx;
-  instCd: number;
-  acdmCd: number;
-  today: string;
+export interface FeeBillsDemo extends DemoScope {
   /** Who sat at the counter: the first collects most bills. */
   collectors: readonly { usr_cd: number; fullName: string }[];
-  rng: (topic: string) => Rng;
-  add: (name: string, list: Row[], returning?: string[]) => Promise<Row[]>;
   /** How families paid that year; this year's habits when left out. */
   habits?: PayHabits;
 }

@@ -1,6 +1,6 @@
 import { discountAmount, discountPercent } from '../../hooks/student-discount.hooks';
 import { fromPaise, toPaise } from '../../lib/paise';
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import { addDays, inYear, iso } from './calendar';
 import { feeBillsDemo } from './fee-bills';
 import type { Row } from './insert-rows';
@@ -8,23 +8,16 @@ import { feePlan } from './money-plans';
 import { namePools, streets, type NamePool } from './names';
 import type { InstitutePlan } from './plans';
 import type { Rng } from './prng';
+import type { DemoScope } from './demo-scope';
 
-export interface LastYearDemo {
-  tx: DbOrTx;
+export interface LastYearDemo extends DemoScope {
   plan: InstitutePlan;
   scale: number;
-  instCd: number;
-  acdmCd: number;
-  startYear: number;
-  today: string;
-  admin: number;
   /** 'VI' -> cls_cd and 'VI|A' -> sec_cd. */
   classes: ReadonlyMap<string, number>;
   sections: ReadonlyMap<string, number>;
   /** Who sat at the counter last year besides the administrator. */
   accountant?: { usr_cd: number; fullName: string };
-  rng: (topic: string) => Rng;
-  add: (entityName: string, list: Row[], returning?: string[]) => Promise<Row[]>;
 }
 
 type Copied = Record<(typeof COPIED)[number], string | number | null>;
@@ -181,7 +174,7 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
     (await rows<{ cmty_cd: number; cmty_nm: string }>(d.tx, sql`SELECT cmty_cd, cmty_nm FROM community WHERE inst_cd = ${d.instCd}`)).map((x) => [x.cmty_nm, x.cmty_cd]),
   );
   let serial = current.reduce((a, s) => Math.max(a, Number(String(s.stud_adm_cd).split('/').at(-1)) || 0), 0);
-  const leaver = (key: string, yearsHere: number): Row => {
+  const leaver = (yearsHere: number): Row => {
     const pool = pickPool(rl);
     const female = rl.chance(0.5);
     const family = rl.pick(pool.family);
@@ -209,14 +202,14 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
     const level = d.plan.kind === 'school' ? order.length - 1 : secNames.length - 1;
     for (let i = 0; i < d.plan.studentsPerSection(d.scale); i++) {
       const yearsHere = rl.chance(0.7) ? level : rl.int(0, level);
-      leavers.push({ key, row: leaver(key, yearsHere), reason: d.plan.kind === 'school' ? 'Completed the course' : 'Completed the degree' });
+      leavers.push({ key, row: leaver(yearsHere), reason: d.plan.kind === 'school' ? 'Completed the course' : 'Completed the degree' });
     }
   }
   const movers = (d.plan.kind === 'school' ? 8 : 3) * d.scale;
   for (let i = 0; i < movers; i++) {
     const key = rl.pick([...d.sections.keys()].filter((k) => !topKeys.includes(k)));
     const level = d.plan.kind === 'school' ? order.indexOf(key.split('|')[0]) : secNames.indexOf(key.split('|')[1]);
-    leavers.push({ key, row: leaver(key, rl.int(0, Math.max(0, level))), reason: rl.pick(["Father's job transferred to Bengaluru", 'Family moved to Madurai', 'Joined a school nearer home', 'Family moved abroad']) });
+    leavers.push({ key, row: leaver(rl.int(0, Math.max(0, level))), reason: rl.pick(["Father's job transferred to Bengaluru", 'Family moved to Madurai', 'Joined a school nearer home', 'Family moved abroad']) });
   }
 
   // Roll numbers follow last year's register, alphabetical in each section.
@@ -276,13 +269,10 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
   await d.tx.execute(sql`ANALYZE student, academic, fee, fee_group, student_discount, fee_collection_line`);
   const [me] = await rows<{ usr_full_nm: string }>(d.tx, sql`SELECT usr_full_nm FROM employee WHERE usr_cd = ${d.admin}`);
   await feeBillsDemo({
-    tx: d.tx,
-    instCd: d.instCd,
+    ...d,
     acdmCd: prevCd,
-    today: d.today,
     collectors: [...(d.accountant ? [d.accountant] : []), { usr_cd: d.admin, fullName: me?.usr_full_nm ?? 'Administrator' }],
     rng: (topic) => d.rng(`last-year/${topic}`),
-    add: d.add,
     habits: { full: 0.95, part: 0.05, laterTerms: 1, shortAt: 'last', cancellations: false },
   });
 

@@ -1,20 +1,10 @@
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import { addDays, holidaysOf, iso } from './calendar';
 import type { Row } from './insert-rows';
 import type { Rng } from './prng';
+import type { DemoScope } from './demo-scope';
 
-export interface LibraryDemo {
-  tx: DbOrTx;
-  kind: 'school' | 'college';
-  instCd: number;
-  acdmCd: number;
-  startYear: number;
-  joinMonth: number;
-  today: string;
-  admin: number;
-  rng: (topic: string) => Rng;
-  add: (entityName: string, list: Row[]) => Promise<Row[]>;
-}
+export type LibraryDemo = DemoScope;
 
 export type HolderType = 'Student' | 'Employee';
 

@@ -1,16 +1,8 @@
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import type { Row } from './insert-rows';
-import type { Rng } from './prng';
+import type { DemoScope } from './demo-scope';
 
-export interface MarksDemo {
-  tx: DbOrTx;
-  instCd: number;
-  acdmCd: number;
-  today: string;
-  admin: number;
-  rng: (topic: string) => Rng;
-  add: (entityName: string, list: Row[]) => Promise<Row[]>;
-}
+export type MarksDemo = DemoScope;
 
 /**
  * Marks of every exam that has ended, as the entry sheet stores them: each child has a steady ability (most

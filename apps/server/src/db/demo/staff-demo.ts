@@ -1,18 +1,10 @@
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import { addDays, holidaysOf, iso } from './calendar';
 import type { Row } from './insert-rows';
-import type { Rng } from './prng';
+import type { DemoScope } from './demo-scope';
 
 /** What the staff, school-organisation and office demo needs from the generator. */
-export interface OfficeDemo {
-  tx: DbOrTx;
-  kind: 'school' | 'college';
-  instCd: number;
-  acdmCd: number;
-  startYear: number;
-  joinMonth: number;
-  today: string;
-  admin: number;
+export interface OfficeDemo extends DemoScope {
   classes: ReadonlyMap<string, number>;
   /** 'VI|A' -> sec_cd, in class then section order. */
   sections: ReadonlyMap<string, number>;
@@ -21,8 +13,6 @@ export interface OfficeDemo {
   mapping: ReadonlyMap<string, readonly { sub: string; usr: number }[]>;
   /** The demo accounts (TEACHER, ACCOUNTANT, LIBRARIAN) by login: their pages are fixed, so no group takes them in. */
   accounts: ReadonlyMap<string, number>;
-  rng: (topic: string) => Rng;
-  add: (entityName: string, list: Row[], returning?: string[]) => Promise<Row[]>;
 }
 
 export interface StaffMember {

@@ -1,20 +1,13 @@
 import { fromPaise, toPaise } from '../../lib/paise';
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import { addDays, iso } from './calendar';
 import type { Row } from './insert-rows';
 import { namePools } from './names';
 import type { Rng } from './prng';
 import { markedDays } from './student-workflow-demo';
+import type { DemoScope } from './demo-scope';
 
-export interface StudentOfficeDemo {
-  tx: DbOrTx;
-  kind: 'school' | 'college';
-  instCd: number;
-  acdmCd: number;
-  startYear: number;
-  joinMonth: number;
-  today: string;
-  admin: number;
+export interface StudentOfficeDemo extends DemoScope {
   /** 'VI' -> cls_cd; 'VI|A' -> sec_cd; subject name -> sub_cd. */
   classes: ReadonlyMap<string, number>;
   sections: ReadonlyMap<string, number>;
@@ -22,8 +15,6 @@ export interface StudentOfficeDemo {
   /** Subjects of each section ('VI|A') with their teacher's usr_cd. */
   mapping: ReadonlyMap<string, readonly { sub: string; usr: number }[]>;
   accountant?: { usr_cd: number; fullName: string };
-  rng: (topic: string) => Rng;
-  add: (entityName: string, list: Row[]) => Promise<Row[]>;
 }
 
 interface Kid {

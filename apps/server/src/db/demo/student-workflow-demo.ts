@@ -1,24 +1,14 @@
 import { recomputeDaySummaries } from '../../workflows/mark-attendance/attendance-summary.service';
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import { addDays, holidaysOf, iso } from './calendar';
 import type { Row } from './insert-rows';
-import type { Rng } from './prng';
+import type { DemoScope } from './demo-scope';
 
-export interface StudentWorkflowDemo {
-  tx: DbOrTx;
-  kind: 'school' | 'college';
-  instCd: number;
-  acdmCd: number;
-  startYear: number;
-  joinMonth: number;
-  today: string;
-  admin: number;
+export interface StudentWorkflowDemo extends DemoScope {
   /** 'VI|A' -> sec_cd. */
   sections: ReadonlyMap<string, number>;
   /** Subjects of each section with their teacher: the first one marks the register. */
   mapping: ReadonlyMap<string, readonly { usr: number }[]>;
-  rng: (topic: string) => Rng;
-  add: (entityName: string, list: Row[]) => Promise<Row[]>;
   counts: Record<string, number>;
 }
 

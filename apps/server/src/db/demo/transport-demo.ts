@@ -1,19 +1,9 @@
-import { rows, sql, type DbOrTx } from '../client';
+import { rows, sql } from '../client';
 import { addDays, inYear } from './calendar';
 import type { Row } from './insert-rows';
-import type { Rng } from './prng';
+import type { DemoScope } from './demo-scope';
 
-export interface TransportDemo {
-  tx: DbOrTx;
-  instCd: number;
-  acdmCd: number;
-  startYear: number;
-  joinMonth: number;
-  today: string;
-  admin: number;
-  rng: (topic: string) => Rng;
-  add: (entityName: string, list: Row[]) => Promise<Row[]>;
-}
+export type TransportDemo = DemoScope;
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
