@@ -16,6 +16,7 @@ import { keepStatistics } from './db/statistics';
 import { registerCrudRoutes } from './engine/crud.routes';
 import { registerCustomReportHooks } from './hooks/custom-report.hooks';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
+import { registerFeeHooks } from './hooks/fee.hooks';
 import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
 import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
@@ -60,6 +61,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     registerRoleHooks();
     registerUserPermissionHooks();
     registerStudentDiscountHooks();
+    registerFeeHooks();
     hooksRegistered = true;
   }
 

@@ -88,6 +88,23 @@ describe.each(backends)('student discount on %s', (backend) => {
     expect((await post({ stud_cd: stud, fee_cd: w.tuition1, disc_amt: '500.00' })).statusCode).toBe(201);
   });
 
+  it('names the fee in the dropdown and the grid (term - fee type - class), and follows a rename of the fee type', async () => {
+    const opts = await call(srv.app, page, 'GET', `/api/fee/options?q=${encodeURIComponent(`Tuition ${w.tag}`)}`);
+    expect(opts.statusCode, opts.body).toBe(200);
+    const labels = JSON.stringify(opts.json());
+    expect(labels).toContain(`Term 1 ${w.tag} - Tuition ${w.tag} - Class `);
+    const stud = await w.student(w.secA);
+    const made = (await post({ stud_cd: stud, fee_cd: w.books1, disc_pct: 5 })).json<Row>();
+    expect(String(made.fee_nm)).toMatch(new RegExp(`^Term 1 ${w.tag} - Books ${w.tag} - Class `));
+    // Renaming the fee type renames every mapping that shows it.
+    const typ = w.as(w.admin, 'fee', 'fee_type');
+    const books = (await call(srv.app, typ, 'GET', `/api/fee_type/?q=${encodeURIComponent(`Books ${w.tag}`)}`)).json<{ rows: Row[] }>().rows[0];
+    const renamed = await call(srv.app, typ, 'PUT', `/api/fee_type/${String(books.feetyp_cd)}`, { feetyp_nm: `Note Books ${w.tag}`, row_ver: books.row_ver });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const again = (await call(srv.app, page, 'GET', `/api/discount/${String(made.disc_cd)}`)).json<Row>();
+    expect(String(again.fee_nm)).toMatch(new RegExp(`^Term 1 ${w.tag} - Note Books ${w.tag} - Class `));
+  });
+
   it("hides other sections' discounts from a teacher with 'his students only'", async () => {
     const own = await w.student(w.secA);
     const other = await w.student(w.secB);

@@ -17,7 +17,7 @@ export const collectedFeeDetail = defineEntity({
     fee_coll_cd: link({ label: 'Bill', to: 'collected_fee', display: 'fee_coll_bill_no', as: 'fee_coll_bill_no', readOnly: true }),
     stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', readOnly: true }),
     // Empty on a late fee line, which belongs to the fee group alone.
-    fee_cd: link({ label: 'Fee Mapping', to: 'fee', display: 'fee_cd', as: 'fee_map_cd', readOnly: true }),
+    fee_cd: link({ label: 'Fee Mapping', to: 'fee', display: 'fee_nm', as: 'fee_nm', readOnly: true }),
     fee_grp_cd: link({ label: 'Fee Group', to: 'fee_group', display: 'fee_grp_nm', as: 'fee_grp_nm', readOnly: true }),
     fee_coll_dtl_kind: select({ label: 'Line Kind', options: ['Fee', 'Late Fee'], defaultValue: 'Fee', readOnly: true }),
     fee_coll_dtl_amt: money({ label: 'Amount Paid', readOnly: true }),

@@ -16,7 +16,7 @@ export const studentDiscount = defineEntity({
   fields: {
     disc_cd: code(),
     stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', required: true, search: true }),
-    fee_cd: link({ label: 'Fee Mapping', to: 'fee', display: 'fee_cd', as: 'fee_map_cd', required: true }),
+    fee_cd: link({ label: 'Fee Mapping', to: 'fee', display: 'fee_nm', as: 'fee_nm', required: true }),
     disc_pct: number({ label: 'Discount %', int: false, min: 0, max: 100 }),
     disc_amt: money({ label: 'Discount Amount' }),
     disc_rsn: text({ label: 'Reason', multiline: true, search: true, max: 500 }),

@@ -3,6 +3,7 @@ import { entity } from '@campus/entities/registry';
 import { hash } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { rows, sql, type Db, type DbOrTx } from '../client';
+import { refreshFeeNames } from '../../hooks/fee.hooks';
 import { refreshStatistics } from '../statistics';
 import { addDays, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
@@ -415,6 +416,7 @@ async function feeMappingAndExpenses(c: Ctx): Promise<void> {
     }
   }
   await add(c, 'fee', mapping);
+  await refreshFeeNames(c.tx, sql`f.inst_cd = ${c.instCd} AND f.acdm_cd = ${c.acdmCd}`);
   const subs = await codesOf(c, 'expense_sub_category', 'exp_sub_ctgy_nm');
   const entries = expensePlan[c.plan.kind].map((x) => {
     const dt = inYear(c.startYear, c.plan.joinMonth, x.at[0], x.at[1]);

@@ -1,3 +1,4 @@
+import { refreshFeeNames } from '../../hooks/fee.hooks';
 import { discountAmount, discountPercent } from '../../hooks/student-discount.hooks';
 import { fromPaise, toPaise } from '../../lib/paise';
 import { rows, sql } from '../client';
@@ -263,6 +264,7 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
     }
   }
   await d.add('fee', mapping);
+  await refreshFeeNames(d.tx, sql`f.inst_cd = ${d.instCd} AND f.acdm_cd = ${prevCd}`);
 
   // Bills of last year, by the same code as this year's: everything fell due long ago. The per-line view is
   // planned on the tables' real sizes only with fresh statistics (db/statistics.ts): seconds otherwise.
