@@ -3,7 +3,6 @@ import { rows, sql, type Tx } from '../db/client';
 import { registerHooks, type Row } from '../engine/entity-hooks';
 import { badRequest } from '../lib/http-error';
 import { fromPaise, toPaise } from '../lib/paise';
-import { promotedSql } from '../workflows/collect-fee/fee-dues';
 
 const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === '';
 
@@ -34,12 +33,12 @@ interface Base {
 async function baseOf(tx: Tx, ctx: RequestContext, studCd: number, feeCd: number): Promise<Base> {
   const [r] = await rows<{ same_cls: boolean; base: string; paid: string; sec_cd: number; feetyp_nm: string }>(
     tx,
+    // Amount and paid from the per-line view the counter and the summaries read (old-student amount once
+    // promoted, active bills only); its row is missing when the mapping is not of the student's class.
     sql`SELECT f.cls_cd = s.cls_cd AS same_cls, s.sec_cd, t.feetyp_nm,
-               (CASE WHEN ${promotedSql(studCd)} THEN f.fee_amt_aftr_prmtn ELSE f.fee_amt END)::text AS base,
-               (SELECT coalesce(sum(l.fee_coll_dtl_amt), 0) FROM fee_collection_line l
-                 WHERE l.stud_cd = s.stud_cd AND l.fee_cd = f.fee_cd AND l.fee_coll_dtl_sts = 'Active'
-                   AND l.inst_cd = ${ctx.instCd} AND l.acdm_cd = ${ctx.acdmCd})::text AS paid
+               coalesce(x.amount, 0)::text AS base, coalesce(x.paid, 0)::text AS paid
         FROM student s JOIN fee f ON f.fee_cd = ${feeCd} JOIN fee_type t ON t.feetyp_cd = f.feetyp_cd
+        LEFT JOIN student_fee_line_v x ON x.stud_cd = s.stud_cd AND x.fee_cd = f.fee_cd AND x.inst_cd = ${ctx.instCd} AND x.acdm_cd = ${ctx.acdmCd}
         WHERE s.stud_cd = ${studCd}`,
   );
   if (!r) throw badRequest("'Fee Mapping' is not a valid choice.");

@@ -29,6 +29,7 @@ interface FeeRow {
   exp_dt: string | null;
   late_amt: string | null;
   feetyp_nm: string;
+  promoted: boolean;
   amount: string;
   discount: string;
   paid: string;
@@ -36,48 +37,26 @@ interface FeeRow {
 }
 
 /**
- * Promoted = a row of the same admission number exists in an earlier academic year of the institute
- * (decisions.md): such a student pays the mapping's old-student amount.
- */
-export const promotedSql = (studCd: number) => sql`EXISTS (
-  SELECT 1 FROM student p JOIN academic pa ON pa.acdm_cd = p.acdm_cd
-  JOIN student s ON s.stud_cd = ${studCd} JOIN academic sa ON sa.acdm_cd = s.acdm_cd
-  WHERE p.inst_cd = s.inst_cd AND lower(p.stud_adm_cd) = lower(s.stud_adm_cd) AND pa.acdm_strt_yr < sa.acdm_strt_yr)`;
-
-/**
  * Every fee line of the student's class this year with amount, discount, paid and due, in term order, plus
  * each term's late fee once its due date has passed with something of the term still unpaid on that date
- * (decisions.md). Paid counts active bill lines only: a cancelled bill's amounts are due again. Callers that
- * collect must hold the student's row lock, so no other counter changes 'paid' meanwhile.
+ * (decisions.md). The amounts come from student_fee_line_v, the one definition the fee summaries also sum
+ * (old-student amount once promoted, active bills only: a cancelled bill's amounts are due again). Callers
+ * that collect must hold the student's row lock, so no other counter changes 'paid' meanwhile.
  */
 export async function studentDues(db: DbOrTx, instCd: number, acdmCd: number, studCd: number, today = localDateTime().date): Promise<StudentDues> {
-  const [{ promoted }] = await rows<{ promoted: boolean }>(db, sql`SELECT ${promotedSql(studCd)} AS promoted`);
   const fees = await rows<FeeRow>(
     db,
-    sql`WITH paid AS (
-          SELECT l.fee_cd, sum(l.fee_coll_dtl_amt) AS amt,
-                 sum(CASE WHEN b.fee_coll_crt_dt <= g.fee_grp_fee_exp_dt THEN l.fee_coll_dtl_amt ELSE 0 END) AS by_due
-          FROM fee_collection_line l
-          JOIN fee_collection_bill b ON b.fee_coll_cd = l.fee_coll_cd
-          JOIN fee_group g ON g.fee_grp_cd = l.fee_grp_cd
-          WHERE l.inst_cd = ${instCd} AND l.acdm_cd = ${acdmCd} AND l.stud_cd = ${studCd}
-            AND l.fee_coll_dtl_sts = 'Active' AND l.fee_coll_dtl_kind = 'Fee'
-          GROUP BY l.fee_cd)
-        SELECT f.fee_cd, f.fee_grp_cd, g.fee_grp_nm, g.fee_grp_fee_exp_dt::text AS exp_dt, g.fee_grp_fee_prid_amt::text AS late_amt,
-               t.feetyp_nm,
-               (CASE WHEN ${promoted}::boolean THEN f.fee_amt_aftr_prmtn ELSE f.fee_amt END)::text AS amount,
-               coalesce(d.disc_amt, 0)::text AS discount,
-               coalesce(p.amt, 0)::text AS paid,
-               coalesce(p.by_due, 0)::text AS paid_by_due
-        FROM student s
-        JOIN fee f ON f.cls_cd = s.cls_cd AND f.inst_cd = s.inst_cd AND f.acdm_cd = s.acdm_cd
-        JOIN fee_group g ON g.fee_grp_cd = f.fee_grp_cd
-        JOIN fee_type t ON t.feetyp_cd = f.feetyp_cd
-        LEFT JOIN student_discount d ON d.stud_cd = s.stud_cd AND d.fee_cd = f.fee_cd
-        LEFT JOIN paid p ON p.fee_cd = f.fee_cd
-        WHERE s.stud_cd = ${studCd} AND s.inst_cd = ${instCd} AND s.acdm_cd = ${acdmCd}
-        ORDER BY g.fee_grp_fee_str_dt, g.fee_grp_cd, t.feetyp_nm, f.fee_cd`,
+    sql`SELECT x.fee_cd, x.fee_grp_cd, g.fee_grp_nm, g.fee_grp_fee_exp_dt::text AS exp_dt, g.fee_grp_fee_prid_amt::text AS late_amt,
+               t.feetyp_nm, x.promoted, x.amount::text AS amount, x.discount::text AS discount, x.paid::text AS paid,
+               x.paid_by_due::text AS paid_by_due
+        FROM student_fee_line_v x
+        JOIN fee_group g ON g.fee_grp_cd = x.fee_grp_cd
+        JOIN fee_type t ON t.feetyp_cd = x.feetyp_cd
+        WHERE x.stud_cd = ${studCd} AND x.inst_cd = ${instCd} AND x.acdm_cd = ${acdmCd}
+        ORDER BY g.fee_grp_fee_str_dt, g.fee_grp_cd, t.feetyp_nm, x.fee_cd`,
   );
+  // A class without fees this year has nothing to pay, whatever the student's history.
+  const promoted = fees[0]?.promoted ?? false;
   const latePaid = new Map(
     (
       await rows<{ fee_grp_cd: number; amt: string }>(
