@@ -1,3 +1,5 @@
+import { feeSums, lastBill } from './fee-sums';
+
 /**
  * Fee collection summary (fee/fee_management, /api/fee_collection/): one row per student of the year.
  * needtopay = the year's fees, discount = granted, fee_coll_amt = paid by active bills against them,
@@ -12,18 +14,5 @@ SELECT s.stud_cd, s.inst_cd, s.acdm_cd, 1 AS row_ver,
        lb.fee_coll_bill_no AS fee_coll_cd, lb.fee_coll_crt_dt,
        t.needtopay, t.discount, t.fee_coll_amt, t."pendingAmt", t."balAmt", t.fee_dflt_since
 FROM student s
-LEFT JOIN LATERAL (
-  SELECT coalesce(sum(x.amount), 0)::numeric(14, 2) AS needtopay,
-         coalesce(sum(x.discount), 0)::numeric(14, 2) AS discount,
-         coalesce(sum(x.paid), 0)::numeric(14, 2) AS fee_coll_amt,
-         coalesce(sum(greatest(x.amount - x.discount - x.paid, 0)) FILTER (WHERE x.fee_grp_fee_exp_dt < current_date), 0)::numeric(14, 2) AS "pendingAmt",
-         coalesce(sum(greatest(x.amount - x.discount - x.paid, 0)), 0)::numeric(14, 2) AS "balAmt",
-         min(x.fee_grp_fee_exp_dt) FILTER (WHERE x.fee_grp_fee_exp_dt < current_date AND x.amount - x.discount - x.paid > 0) AS fee_dflt_since
-  FROM student_fee_line_v x
-  WHERE x.stud_cd = s.stud_cd
-) t ON true
-LEFT JOIN LATERAL (
-  SELECT b.fee_coll_bill_no, b.fee_coll_crt_dt FROM fee_collection_bill b
-  WHERE b.stud_cd = s.stud_cd AND b.fee_coll_sts = 'Active'
-  ORDER BY b.fee_coll_bill_no DESC LIMIT 1
-) lb ON true`;
+LEFT JOIN LATERAL (SELECT ${feeSums} FROM student_fee_line_v x WHERE x.stud_cd = s.stud_cd) t ON true
+${lastBill('s')}`;

@@ -33,10 +33,14 @@ CROSS JOIN LATERAL (
 JOIN fee f ON f.cls_cd = s.cls_cd AND f.inst_cd = s.inst_cd AND f.acdm_cd = s.acdm_cd
 JOIN fee_group g ON g.fee_grp_cd = f.fee_grp_cd
 LEFT JOIN student_discount d ON d.stud_cd = s.stud_cd AND d.fee_cd = f.fee_cd
-LEFT JOIN LATERAL (
-  SELECT sum(l.fee_coll_dtl_amt) AS paid,
-         sum(l.fee_coll_dtl_amt) FILTER (WHERE b.fee_coll_crt_dt <= g.fee_grp_fee_exp_dt) AS paid_by_due
+-- Grouped by columns that carry the student: a query for some students gets them pushed in (index
+-- probes), a whole-year report joins the sums by hash.
+LEFT JOIN (
+  SELECT l.inst_cd, l.acdm_cd, l.stud_cd, l.fee_cd, sum(l.fee_coll_dtl_amt) AS paid,
+         sum(l.fee_coll_dtl_amt) FILTER (WHERE b.fee_coll_crt_dt <= lg.fee_grp_fee_exp_dt) AS paid_by_due
   FROM fee_collection_line l
   JOIN fee_collection_bill b ON b.fee_coll_cd = l.fee_coll_cd
-  WHERE l.stud_cd = s.stud_cd AND l.fee_cd = f.fee_cd AND l.fee_coll_dtl_kind = 'Fee' AND l.fee_coll_dtl_sts = 'Active'
-) p ON true`;
+  JOIN fee_group lg ON lg.fee_grp_cd = l.fee_grp_cd
+  WHERE l.fee_coll_dtl_kind = 'Fee' AND l.fee_coll_dtl_sts = 'Active'
+  GROUP BY l.inst_cd, l.acdm_cd, l.stud_cd, l.fee_cd
+) p ON p.inst_cd = s.inst_cd AND p.acdm_cd = s.acdm_cd AND p.stud_cd = s.stud_cd AND p.fee_cd = f.fee_cd`;
