@@ -15,7 +15,7 @@ export const academicFeeCollect = defineEntity({
   label: 'Previous Year Dues',
   title: 'stud_fs_nm',
   fields: {
-    acdm_fee_stud_cd: code({ label: 'Student Code (that year)' }),
+    acdm_fee_stud_cd: code({ label: 'Student Code (that year)', gridHidden: true }),
     stud_fs_nm: text({ label: 'Student Name', search: true, max: 150 }),
     stud_adm_cd: text({ label: 'Admission No', search: true, max: 40 }),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', search: true }),

@@ -15,7 +15,8 @@ export const collectedFee = defineEntity({
   label: 'Fee Collected',
   title: 'fee_coll_bill_no',
   fields: {
-    fee_coll_cd: code(),
+    // The bill number is what the office reads; the internal code stays in the Columns menu.
+    fee_coll_cd: code({ gridHidden: true }),
     // Consecutive per institute and academic year, allocated inside the collecting transaction.
     fee_coll_bill_no: number({ label: 'Bill No', readOnly: true, unique: true, min: 1 }),
     fee_coll_crt_dt: date({ label: 'Bill Date', readOnly: true }),

@@ -14,7 +14,8 @@ export const feeReport = defineEntity({
   label: 'Fee Defaulters',
   title: 'stud_fs_nm',
   fields: {
-    stud_cd: code({ label: 'Student Code' }),
+    // The admission number identifies a child to the office; the internal code stays in the Columns menu.
+    stud_cd: code({ label: 'Student Code', gridHidden: true }),
     stud_fs_nm: text({ label: 'Student Name', search: true, max: 150 }),
     stud_adm_cd: text({ label: 'Admission No', search: true, max: 40 }),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', search: true }),
