@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
+import { staffAccount } from './staff-account';
 
 type Row = Record<string, unknown>;
 
-const PWD = 'Action-Pass-42';
 const API = '/api/examtype/';
 
 /**
@@ -23,15 +23,8 @@ describe.each(backends)('take action buttons on %s', (backend) => {
 
   /** A signed-in teacher holding only these buttons of the Exam Type page. */
   async function teacher(btns: string): Promise<Session> {
-    const usr_nm = `ACT${Date.now().toString(36).toUpperCase()}${n++}`;
-    const at = (module: string, pagename: string): Session => ({ ...admin, modulename: module, pagename });
-    const role = (await call(srv.app, at('master', 'role'), 'GET', '/api/role/?f_rl_nm=TEACHER')).json<{ rows: Row[] }>().rows[0];
-    const made = await call(srv.app, at('employee', 'profile'), 'POST', '/api/employee/', { usr_nm, usr_full_nm: usr_nm, usr_typ: role.rl_cd, usr_is_lgn: true, usr_pwd: PWD });
-    expect(made.statusCode, made.body).toBe(201);
-    const grant = { usr_prms_usr_cd: made.json<Row>().usr_cd, usr_prms_mdl: 'exam', usr_prms_page: 'examtype', usr_prms_is_alw: 1, usr_prms_btns: btns };
-    const saved = await call(srv.app, at('user_permission', 'permission'), 'POST', '/api/user_permission/?usrNeedDataChk=0', [grant]);
-    expect(saved.statusCode, saved.body).toBe(200);
-    return { ...(await login(srv.app, usr_nm, PWD)), modulename: 'exam', pagename: 'examtype' };
+    const { session } = await staffAccount(srv.app, admin, { 'exam/examtype': btns }, false, 'ACT');
+    return { ...session, modulename: 'exam', pagename: 'examtype' };
   }
 
   async function examType(): Promise<Row> {

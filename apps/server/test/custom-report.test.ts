@@ -2,10 +2,10 @@ import { apiPath } from '@campus/entities/define';
 import { entity } from '@campus/entities/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
+import { staffAccount } from './staff-account';
 
 type Row = Record<string, unknown>;
 
-const PWD = 'Teacher-Pass-2026';
 const API = '/api/custom_report/';
 
 /**
@@ -61,21 +61,10 @@ describe.each(backends)('custom reports on %s', (backend) => {
     secB = await created(as(admin, 'class_section', 'section'), '/api/section/', { sec_nm: 'B', cls_cd: cls1 }, 'sec_cd');
     const subCd = await created(as(admin, 'subject', 'subject'), '/api/subject/', { sub_nm: `Science ${next()}` }, 'sub_cd');
 
-    const roles = await call(srv.app, as(admin, 'master', 'role'), 'GET', '/api/role/?f_rl_nm=TEACHER');
-    const usr_nm = `T${next()}`;
-    const usrCd = await created(
-      as(admin, 'employee', 'profile'),
-      '/api/employee/',
-      { usr_nm, usr_full_nm: `Teacher ${usr_nm}`, usr_typ: roles.json<{ rows: Row[] }>().rows[0].rl_cd, usr_is_lgn: true, usr_pwd: PWD },
-      'usr_cd',
-    );
     // His students only on the student page; the custom report page to build and run reports.
-    const saved = await call(srv.app, as(admin, 'user_permission', 'permission'), 'POST', '/api/user_permission/?usrNeedDataChk=1', [
-      { usr_prms_usr_cd: usrCd, usr_prms_mdl: 'student', usr_prms_page: 'profile', usr_prms_is_alw: 1, usr_prms_btns: 'view,export' },
-      { usr_prms_usr_cd: usrCd, usr_prms_mdl: 'reports', usr_prms_page: 'custom_report', usr_prms_is_alw: 1, usr_prms_btns: 'view,create,edit,delete' },
-    ]);
-    expect(saved.statusCode, saved.body).toBe(200);
-    teacher = { ...(await login(srv.app, usr_nm, PWD)), acdmCd: thisYear };
+    const staff = await staffAccount(srv.app, admin, { 'student/profile': 'view,export', 'reports/custom_report': 'view,create,edit,delete' }, true);
+    const usrCd = staff.usrCd;
+    teacher = { ...staff.session, acdmCd: thisYear };
     await created(as(admin, 'subject', 'subject_detail'), '/api/subjectDetail/', { cls_cd: cls1, sec_cd: secA, sub_cd: subCd, usr_cd: usrCd }, 'sub_dtl_cd');
 
     const student = (sec: number, name: string): Row => ({ stud_fs_nm: name, stud_adm_cd: `ADM${next()}`, cls_cd: cls1, sec_cd: sec });

@@ -1,9 +1,8 @@
 import { expect } from 'vitest';
 import { call, login, type Session, type TestServer } from './test-server';
+import { staffAccount } from './staff-account';
 
 type Row = Record<string, unknown>;
-
-export const TEACHER_PWD = 'Teacher-Pass-2026';
 
 /** A small school year for the fee tests: one class with two sections, two terms, three fees, tenders. */
 export interface FeeWorld {
@@ -72,27 +71,14 @@ export async function feeWorld(srv: TestServer): Promise<FeeWorld> {
   w.student = async (sec, name = `Student ${next()}`, acdmCd = w.thisYear, adm = `ADM${next()}`) =>
     created(as(admin, 'student', 'profile', acdmCd), '/api/student/', { stud_fs_nm: name, stud_adm_cd: adm, cls_cd: w.cls, sec_cd: sec }, 'stud_cd');
   w.employee = async (grants, dataChk, sections = []) => {
-    const roles = await call(srv.app, as(admin, 'master', 'role'), 'GET', '/api/role/?f_rl_nm=TEACHER');
-    const usr_nm = `E${next()}`;
-    const usrCd = await created(
-      as(admin, 'employee', 'profile'),
-      '/api/employee/',
-      { usr_nm, usr_full_nm: `Clerk ${usr_nm}`, usr_typ: roles.json<{ rows: Row[] }>().rows[0].rl_cd, usr_is_lgn: true, usr_pwd: TEACHER_PWD },
-      'usr_cd',
-    );
-    const list = Object.entries(grants).map(([k, btns]) => {
-      const [m, p] = k.split('/');
-      return { usr_prms_usr_cd: usrCd, usr_prms_mdl: m, usr_prms_page: p, usr_prms_is_alw: 1, usr_prms_btns: btns };
-    });
-    const saved = await call(srv.app, as(admin, 'user_permission', 'permission'), 'POST', `/api/user_permission/?usrNeedDataChk=${dataChk ? 1 : 0}`, list);
-    expect(saved.statusCode, saved.body).toBe(200);
+    const { session, usrCd } = await staffAccount(srv.app, admin, grants, dataChk, 'E');
     if (sections.length) {
       const subCd = await created(as(admin, 'subject', 'subject'), '/api/subject/', { sub_nm: `Maths ${next()}` }, 'sub_cd');
       for (const sec of sections) {
         await created(as(admin, 'subject', 'subject_detail'), '/api/subjectDetail/', { cls_cd: w.cls, sec_cd: sec, sub_cd: subCd, usr_cd: usrCd }, 'sub_dtl_cd');
       }
     }
-    return { ...(await login(srv.app, usr_nm, TEACHER_PWD)), acdmCd: w.thisYear };
+    return { ...session, acdmCd: w.thisYear };
   };
   return w;
 }

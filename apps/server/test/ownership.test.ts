@@ -2,10 +2,10 @@ import type { AnyEntity } from '@campus/entities/define';
 import { entities, entity, ownershipIssues } from '@campus/entities/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
+import { staffAccount } from './staff-account';
 
 type Row = Record<string, unknown>;
 
-const PWD = 'Teacher-Pass-2026';
 const NOT_OWN = 'You can only add or change students of your own sections.';
 
 function multipart(fileName: string, content: string): { payload: Buffer; headers: Record<string, string> } {
@@ -77,19 +77,8 @@ describe.each(backends)("a teacher's own students, on %s", (backend) => {
   }
 
   async function teacher(dataChk: boolean): Promise<Session> {
-    const roles = await call(srv.app, as(admin, 'master', 'role'), 'GET', '/api/role/?f_rl_nm=TEACHER');
-    const usr_nm = `T${next()}`;
-    const usrCd = await created(
-      as(admin, 'employee', 'profile'),
-      '/api/employee/',
-      { usr_nm, usr_full_nm: `Teacher ${usr_nm}`, usr_typ: roles.json<{ rows: Row[] }>().rows[0].rl_cd, usr_is_lgn: true, usr_pwd: PWD },
-      'usr_cd',
-    );
-    const saved = await call(srv.app, as(admin, 'user_permission', 'permission'), 'POST', `/api/user_permission/?usrNeedDataChk=${dataChk ? 1 : 0}`, [
-      { usr_prms_usr_cd: usrCd, usr_prms_mdl: 'student', usr_prms_page: 'profile', usr_prms_is_alw: 1, usr_prms_btns: 'view,create,edit,delete,import,export' },
-    ]);
-    expect(saved.statusCode, saved.body).toBe(200);
-    return { ...(await login(srv.app, usr_nm, PWD)), acdmCd: thisYear };
+    const { session } = await staffAccount(srv.app, admin, { 'student/profile': 'view,create,edit,delete,import,export' }, dataChk);
+    return { ...session, acdmCd: thisYear };
   }
 
   const student = (sec: number, cls = cls1, name = `Student ${next()}`): Row => ({ stud_fs_nm: name, stud_adm_cd: `ADM${next()}`, cls_cd: cls, sec_cd: sec });

@@ -1,9 +1,8 @@
 import { expect } from 'vitest';
 import { call, login, type Session, type TestServer } from './test-server';
+import { staffAccount } from './staff-account';
 
 export type Row = Record<string, unknown>;
-
-const PWD = 'Workflow-Teacher-Pass-1';
 
 /**
  * Classes, sections and students for the student workflows' tests (attendance, interchange): class 1 with
@@ -62,31 +61,15 @@ export async function makeFixture(srv: TestServer): Promise<Fixture> {
   const b1 = await stud(cls1, secB, `Bala ${tag}`, 1);
   const c1 = await stud(cls2, secC, `Chitra ${tag}`, 1);
 
-  const roles = await call(srv.app, as(admin, 'master', 'role'), 'GET', '/api/role/?f_rl_nm=TEACHER');
-  const teacherRole = roles.json<{ rows: Row[] }>().rows[0].rl_cd;
   const employee: Fixture['employee'] = async (grants, dataChk, sections = []) => {
-    const usr_nm = `T${next()}`;
-    const usrCd = await created(
-      as(admin, 'employee', 'profile'),
-      '/api/employee/',
-      { usr_nm, usr_full_nm: `Teacher ${usr_nm}`, usr_typ: teacherRole, usr_is_lgn: true, usr_pwd: PWD },
-      'usr_cd',
-    );
-    const saved = await call(
-      srv.app,
-      as(admin, 'user_permission', 'permission'),
-      'POST',
-      `/api/user_permission/?usrNeedDataChk=${dataChk ? 1 : 0}`,
-      grants.map((g) => ({ usr_prms_usr_cd: usrCd, usr_prms_mdl: g.module, usr_prms_page: g.page, usr_prms_is_alw: 1, usr_prms_btns: g.buttons })),
-    );
-    expect(saved.statusCode, saved.body).toBe(200);
+    const { session, usrCd } = await staffAccount(srv.app, admin, Object.fromEntries(grants.map((g) => [`${g.module}/${g.page}`, g.buttons])), dataChk);
     // A subject of their own: a section maps each subject once.
     const subCd = sections.length ? await created(as(admin, 'subject', 'subject'), '/api/subject/', { sub_nm: `Subject ${next()}` }, 'sub_cd') : 0;
     for (const s of sections) {
       const clsOf = s === secC ? cls2 : cls1;
       await created(as(admin, 'subject', 'subject_detail'), '/api/subjectDetail/', { cls_cd: clsOf, sec_cd: s, sub_cd: subCd, usr_cd: usrCd }, 'sub_dtl_cd');
     }
-    return { ...(await login(srv.app, usr_nm, PWD)), acdmCd: year };
+    return { ...session, acdmCd: year };
   };
   return { admin, year, cls1, cls2, secA, secB, secC, studA: [a1, a2, a3], studB: [b1], studC: [c1], names, as, created, employee };
 }
