@@ -23,12 +23,22 @@ export async function pendingStatements(): Promise<{ statements: string[]; next:
   const prevViews = existsSync(viewsPath) ? (JSON.parse(readFileSync(viewsPath, 'utf8')) as ViewSnapshot) : [];
   const nextViews = viewDefinitions();
   const viewsChanged = JSON.stringify(prevViews) !== JSON.stringify(nextViews);
-  if (tables.length === 0 && !viewsChanged) return { statements: [], next, nextViews };
-  // Views are dropped before and created after the table changes: PostgreSQL refuses to alter a column a
-  // view uses, and a view must be rebuilt when a table it reads changes shape.
+  // PostgreSQL refuses to alter a column a view uses, and a view must be rebuilt when a table it reads
+  // changes shape: then the views are dropped before and created after the table changes. New tables and
+  // indexes leave them alone, so a migration carries the views' text only when it has to.
+  const rebuild = viewsChanged || tables.some((t) => touchesViewTable(t, prevViews));
+  if (!rebuild) return { statements: tables, next, nextViews };
   const drops = [...prevViews].reverse().map((v) => `DROP VIEW IF EXISTS "${v.table}";`);
   const creates = nextViews.map((v) => `CREATE VIEW "${v.table}" AS\n${v.select};`);
   return { statements: [...drops, ...tables, ...creates], next, nextViews };
+}
+
+/** Whether a statement alters or drops a table that one of the views reads. */
+export function touchesViewTable(statement: string, views: readonly ViewDefinition[]): boolean {
+  const m = /^\s*(?:ALTER|DROP)\s+TABLE\s+(?:IF\s+EXISTS\s+)?"?([A-Za-z0-9_]+)"?/i.exec(statement);
+  if (!m) return false;
+  const name = new RegExp(`\\b${m[1]}\\b`);
+  return views.some((v) => name.test(v.select));
 }
 
 async function main(): Promise<void> {
