@@ -133,6 +133,12 @@ describe.skipIf(!browserAvailable())('the fee counter, as the demo accountant (C
       .toBe('Cancelled');
     expect((await dues()).find((l) => l.fee_cd === line.fee_cd)).toMatchObject({ paid: line.paid, due: line.due });
     await page.screenshot({ path: join(SHOTS, 'fee-collected-after-cancel.png') });
+
+    // The counter's own search (create mode) finds the child by admission number through the finder's list.
+    await page.goto(`${baseUrl}/sms/fee/quick_fee_collection/create`);
+    await page.getByTestId('collect-student').fill(child.stud_adm_cd);
+    await page.getByRole('option', { name: new RegExp(child.stud_adm_cd.replace(/[/]/g, '\\/')) }).click();
+    await page.getByTestId('collect-dues').waitFor({ timeout: 15_000 });
     console.log(`fee counter screenshots: ${SHOTS}`);
     expect(env.problems).toEqual([]);
   });

@@ -160,8 +160,10 @@ describe.each(backends)('fee collection on %s', (backend) => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json<{ message: string }>().message).toBe('You can only collect fees of your own students.');
     expect((await call(srv.app, t, 'GET', `/api/fee_collection/student/${other}/dues`)).statusCode).toBe(403);
-    const found = await call(srv.app, t, 'GET', `/api/fee_collection/students?q=${w.tag}`);
-    expect(found.json<Row[]>().map((r) => r.stud_cd)).not.toContain(other);
+    const found = await call(srv.app, t, 'GET', `/api/student/detail/?q=${w.tag}&size=500`);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json<{ rows: Row[] }>().rows.map((r) => r.stud_cd)).toContain(own);
+    expect(found.json<{ rows: Row[] }>().rows.map((r) => r.stud_cd)).not.toContain(other);
     expect(await billCount(other)).toBe(0);
 
     const viewer = w.as(await w.employee({ 'fee/quick_fee_collection': 'view' }, false), 'fee', 'quick_fee_collection');

@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { mustCtx, type RequestContext } from '../../access/request-context';
 import { rows, sql, type Db, type DbOrTx, type Tx } from '../../db/client';
 import { writeAudit } from '../../engine/audit';
-import { getRow, listRows } from '../../engine/crud.service';
+import { getRow } from '../../engine/crud.service';
 import type { Row } from '../../engine/entity-hooks';
-import { parseListParams } from '../../engine/list-query';
 import { localDateTime } from '../../lib/clock';
 import { badRequest, conflict, forbidden, HttpError } from '../../lib/http-error';
 import { fromPaise, toPaise } from '../../lib/paise';
@@ -195,12 +194,6 @@ export async function collectFee(db: Db, ctx: RequestContext, input: CollectFeeI
 export function registerCollectFeeRoutes(app: FastifyInstance, db: Db): void {
   const tags = ['Fee Collection'];
   const pageAccess = (button?: string) => ({ access: { kind: 'page' as const, pages: collectPages, button } });
-
-  app.get('/api/fee_collection/students', { config: pageAccess(), schema: { tags, summary: 'Find a student to collect from (name, admission no...)' } }, async (req) => {
-    const q = (req.query as { q?: string }).q ?? '';
-    const res = await listRows(db, studentEntity, mustCtx(req), parseListParams(studentEntity, { q, size: '20' }));
-    return res.rows.map((r) => ({ stud_cd: r.stud_cd, stud_fs_nm: r.stud_fs_nm, stud_adm_cd: r.stud_adm_cd, cls_nm: r.cls_nm, sec_nm: r.sec_nm }));
-  });
 
   app.get('/api/fee_collection/student/:stud_cd/dues', { config: pageAccess(), schema: { tags, summary: "A student's fee lines with amount, discount, paid and due" } }, async (req) => {
     const ctx = mustCtx(req);

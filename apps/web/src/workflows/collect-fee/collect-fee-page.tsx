@@ -69,7 +69,8 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
 
   const hits = useQuery({
     queryKey: ['collect-fee', 'students', yearCd, q],
-    queryFn: () => http.get<StudentHit[]>(`/api/fee_collection/students?q=${encodeURIComponent(q)}`, { headers }),
+    // The page's own list (the student finder): its search, scope and 'his students only' apply unchanged.
+    queryFn: async () => (await http.get<{ rows: StudentHit[] }>(`/api/student/detail/?q=${encodeURIComponent(q)}&size=20`, { headers })).rows,
     enabled: student === undefined && q.trim().length > 0,
   });
   const dues = useQuery({
