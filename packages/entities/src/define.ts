@@ -428,7 +428,12 @@ export function writableFields(e: AnyEntity): [string, Field][] {
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
-const MONEY_RE = /^\d{1,10}(\.\d{1,2})?$/;
+/** An amount as typed: up to 10 digits and at most 2 decimals (money never travels as a float). */
+export const MONEY_RE = /^\d{1,10}(\.\d{1,2})?$/;
+
+/** The code of a chosen row (a link, or a workflow's own choice), with the spec's wording when it is not one. */
+export const choiceSchema = (label: string) =>
+  z.coerce.number({ error: `'${label}' is not a valid choice.` }).int(`'${label}' is not a valid choice.`).positive(`'${label}' is not a valid choice.`);
 
 function isRealDate(s: string): boolean {
   if (!DATE_RE.test(s)) return false;
@@ -472,7 +477,7 @@ export function fieldSchema(f: Field): z.ZodType {
       if (f.multiple) return multiSelectSchema(f);
       return z.enum(f.options as [string, ...string[]], { error: `'${l}' must be one of ${f.options.join(', ')}.` });
     case 'link':
-      return z.coerce.number({ error: `'${l}' is not a valid choice.` }).int().positive(`'${l}' is not a valid choice.`);
+      return choiceSchema(l);
     case 'image':
     case 'file':
       return z.string().max(200);

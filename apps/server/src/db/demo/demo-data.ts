@@ -10,13 +10,13 @@ import { customReportDemo } from './custom-report-demo';
 import { feeBillsDemo } from './fee-bills';
 import { lastYearDemo } from './last-year-demo';
 import { codeBy, insertRows, type Row } from './insert-rows';
-import { bookShelves, namePools, streets, type NamePool } from './names';
+import { bookShelves, pickPool, streets, type NamePool } from './names';
 import { libraryDemo } from './library-demo';
 import { marksDemo } from './marks-demo';
 import { studentOfficeDemo } from './student-office-demo';
 import { officeDemo } from './office-demo';
 import { expensePlan, feePlan } from './money-plans';
-import { collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
+import { classOrder, collegePlan, schoolPlan, type InstitutePlan, type TeachingPool } from './plans';
 import { rngFor, type Rng } from './prng';
 import { transportDemo } from './transport-demo';
 import { studentWorkflowDemo } from './student-workflow-demo';
@@ -77,15 +77,6 @@ const ACCOUNT_LOGINS = ['TEACHER', 'ACCOUNTANT', 'LIBRARIAN'] as const;
 type AccountLogin = (typeof ACCOUNT_LOGINS)[number];
 
 const rng = (c: Ctx, topic: string): Rng => rngFor(c.seed, `${c.plan.kind}/${topic}`);
-
-function pickPool(r: Rng): NamePool {
-  let roll = r.next() * namePools.reduce((a, p) => a + p.share, 0);
-  for (const p of namePools) {
-    roll -= p.share;
-    if (roll < 0) return p;
-  }
-  return namePools[0];
-}
 
 function person(r: Rng, women: number, pool = pickPool(r)): Person {
   const gender = r.chance(women) ? 'Female' : 'Male';
@@ -148,7 +139,6 @@ async function classesAndSections(c: Ctx): Promise<Pick<Built, 'classes' | 'sect
   return { classes, sections };
 }
 
-const classOrder = (plan: InstitutePlan): string[] => plan.classGroups.flatMap((g) => g.classes.map(([n]) => n));
 
 interface EmployeeDraft {
   row: Row;

@@ -6,8 +6,8 @@ import { addDays, inYear, iso } from './calendar';
 import { feeBillsDemo } from './fee-bills';
 import type { Row } from './insert-rows';
 import { feePlan } from './money-plans';
-import { namePools, streets, type NamePool } from './names';
-import type { InstitutePlan } from './plans';
+import { pickPool, streets } from './names';
+import { classOrder, type InstitutePlan } from './plans';
 import type { Rng } from './prng';
 import type { DemoScope } from './demo-scope';
 
@@ -47,19 +47,9 @@ interface DiscountPlan {
   reason: string;
 }
 
-const classOrderOf = (plan: InstitutePlan): string[] => plan.classGroups.flatMap((g) => g.classes.map(([n]) => n));
 export const yearLabel = (y: number): string => `${y}-${String((y + 1) % 100).padStart(2, '0')}`;
 const phone = (r: Rng): string => `+91 ${r.pick(['9', '8', '7', '6'])}${r.int(1000, 9999)} ${r.int(10000, 99999)}`;
 const familyOf = (name: string): string => name.split(' ').at(-1) ?? name;
-
-function pickPool(r: Rng): NamePool {
-  let roll = r.next() * namePools.reduce((a, p) => a + p.share, 0);
-  for (const p of namePools) {
-    roll -= p.share;
-    if (roll < 0) return p;
-  }
-  return namePools[0];
-}
 
 /**
  * Last year as the office left it, so that promotion, the old-student fee and Academic Fee Collect have
@@ -127,7 +117,7 @@ async function siblingsAndStaffWards(d: LastYearDemo): Promise<DiscountPlan[]> {
 
 async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
   const r = d.rng('last-year');
-  const order = classOrderOf(d.plan);
+  const order = classOrder(d.plan);
   const secNames = d.plan.sections(d.scale);
   const keyOf = new Map([...d.sections].map(([k, cd]) => [cd, k]));
   const yearStart = iso(d.startYear, d.plan.joinMonth, 1);

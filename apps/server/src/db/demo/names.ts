@@ -1,4 +1,5 @@
-/** Word lists of the demo: names, streets and towns of Tamil Nadu, book titles. Plain data, no logic. */
+/** Word lists of the demo: names, streets and towns of Tamil Nadu, book titles; and the draw of a name pool. */
+import type { Rng } from './prng';
 
 /** First and family names go together by community, so that nobody is called 'Mohammed Iyer'. */
 export interface NamePool {
@@ -56,6 +57,16 @@ export const namePools: readonly NamePool[] = [
 ];
 
 /** Streets, localities near the school (Anna Nagar, Chennai) with PIN codes. */
+/** A name pool, drawn by the pools' shares of the school's families. */
+export function pickPool(r: Rng): NamePool {
+  let roll = r.next() * namePools.reduce((a, p) => a + p.share, 0);
+  for (const p of namePools) {
+    roll -= p.share;
+    if (roll < 0) return p;
+  }
+  return namePools[0];
+}
+
 export const chennaiLocalities: readonly (readonly [string, string])[] = [
   ['Anna Nagar', '600040'], ['Anna Nagar West', '600101'], ['Mogappair', '600037'], ['Koyambedu', '600107'],
   ['Villivakkam', '600049'], ['Ambattur', '600053'], ['Padi', '600050'], ['Kilpauk', '600010'], ['Aminjikarai', '600029'],

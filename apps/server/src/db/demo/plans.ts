@@ -62,6 +62,9 @@ export interface InstitutePlan {
   expenses: readonly { category: string; desc: string; subs: readonly (readonly [string, 'Income' | 'Expense'])[]; perBus?: readonly string[] }[];
 }
 
+/** The plan's classes from the lowest to the highest ('LKG' ... 'VIII'; a college's departments). */
+export const classOrder = (plan: InstitutePlan): string[] => plan.classGroups.flatMap((g) => g.classes.map(([n]) => n));
+
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** A, B, ... Z, then A2, B2: a larger scale adds sections rather than crowding 300 children into one. */
 const sectionNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `${letters[i % 26]}${i >= 26 ? Math.floor(i / 26) + 1 : ''}`);

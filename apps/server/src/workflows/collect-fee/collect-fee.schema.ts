@@ -1,6 +1,6 @@
+import { MONEY_RE } from '@campus/entities/define';
 import { z } from 'zod';
 
-const MONEY_RE = /^\d{1,10}(\.\d{1,2})?$/;
 const amount = z
   .union([z.string(), z.number()])
   .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))

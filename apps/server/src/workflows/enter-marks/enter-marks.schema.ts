@@ -1,10 +1,8 @@
+import { choiceSchema } from '@campus/entities/define';
 import { z } from 'zod';
 
-const code = (label: string) =>
-  z.coerce.number({ error: `'${label}' is not a valid choice.` }).int(`'${label}' is not a valid choice.`).positive(`'${label}' is not a valid choice.`);
-
-export const subjectsQuerySchema = z.object({ exm_cd: code('Exam') });
-export const sheetQuerySchema = z.object({ mrk_cd: code('Subject') });
+export const subjectsQuerySchema = z.object({ exm_cd: choiceSchema('Exam') });
+export const sheetQuerySchema = z.object({ mrk_cd: choiceSchema('Subject') });
 
 /**
  * Marks as typed: a number or a decimal string ('45', '45.5'); empty means not entered. Whether it is a
@@ -16,7 +14,7 @@ const marks = z
   .transform((v) => (v === null || v === undefined ? null : String(v).trim() || null));
 
 export const sheetRowSchema = z.object({
-  stud_cd: code('Student'),
+  stud_cd: choiceSchema('Student'),
   marks,
   absent: z.boolean({ error: "'Absent' must be true or false." }).default(false),
   remarks: z
@@ -28,7 +26,7 @@ export const sheetRowSchema = z.object({
 });
 
 export const saveSheetSchema = z.object({
-  mrk_cd: code('Subject'),
+  mrk_cd: choiceSchema('Subject'),
   rows: z.array(sheetRowSchema, { error: 'rows must be a list of students.' }).min(1, 'The sheet has no students.').max(500, 'A sheet holds at most 500 students.'),
 });
 

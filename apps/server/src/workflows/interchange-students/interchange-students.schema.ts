@@ -1,14 +1,12 @@
+import { choiceSchema } from '@campus/entities/define';
 import { z } from 'zod';
 
-const code = (label: string) =>
-  z.coerce.number({ error: `'${label}' is not a valid choice.` }).int(`'${label}' is not a valid choice.`).positive(`'${label}' is not a valid choice.`);
-
 export const moveStudentsSchema = z.object({
-  cls_cd: code('Class'),
-  frm_sec_cd: code('From Section'),
-  to_sec_cd: code('To Section'),
+  cls_cd: choiceSchema('Class'),
+  frm_sec_cd: choiceSchema('From Section'),
+  to_sec_cd: choiceSchema('To Section'),
   stud_cds: z
-    .array(code('Student'), { error: 'Please select the students to move.' })
+    .array(choiceSchema('Student'), { error: 'Please select the students to move.' })
     .min(1, 'Please select the students to move.')
     .max(500, 'At most 500 students can be moved at once.'),
   reason: z
