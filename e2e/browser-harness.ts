@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { generateDemo, type DemoResult } from '../apps/server/src/db/demo/demo-data';
 import { ADMIN_PASSWORD, startTestServer } from '../apps/server/test/test-server';
 
@@ -26,7 +26,7 @@ export interface E2eEnv {
   context: BrowserContext;
   page: Page;
   downloadsDir: string;
-  /** Console errors and failed requests seen so far (a page test fails on them). */
+  /** Console errors, uncaught page errors and failed requests seen so far (a page test fails on them). */
   problems: string[];
   /** With the demo option: the demo content's accounts (login ids, the test's password) and row counts. */
   demo?: DemoResult;
@@ -72,6 +72,8 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
+  // An uncaught exception is what a clerk sees as 'Something went wrong': always a failure.
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
   page.on('requestfailed', (r) => {
     // Navigations cancel in-flight requests on purpose (spec: pending requests are cancelled).
     if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
@@ -95,8 +97,19 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
 export async function signIn(env: E2eEnv, usr = 'ADMIN', pwd = ADMIN_PASSWORD): Promise<void> {
   const { page, baseUrl } = env;
   await page.goto(`${baseUrl}/login`);
-  await page.locator('input[name="usr_nm"]').fill(usr);
-  await page.locator('input[name="usr_pwd"]').fill(pwd);
+  await typeInto(page.locator('input[name="usr_nm"]'), usr);
+  await typeInto(page.locator('input[name="usr_pwd"]'), pwd);
   await page.locator('button[type="submit"]').click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 15_000 });
+}
+
+/**
+ * Types text the way a person does: clears the box, then one key at a time, so that every keystroke's
+ * re-render runs (a paste once hid a counter that crashed on the second key).
+ */
+export async function typeInto(target: Locator, text: string): Promise<void> {
+  await target.click();
+  await target.press('ControlOrMeta+a');
+  await target.press('Backspace');
+  await target.pressSequentially(text, { delay: 15 });
 }

