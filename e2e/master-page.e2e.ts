@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiLogin } from './api-client';
-import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
+import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, typeInto, type E2eEnv } from './browser-harness';
 
 /*
  * A school clerk's afternoon on one master page (Other Master > Religion), driven through Chromium: the
@@ -158,7 +158,7 @@ describe.runIf(browserAvailable())('religion master page, as a clerk would use i
     const { page } = env;
     await page.getByTestId('btn-create').click();
     await page.waitForURL((u) => u.pathname === '/sms/master/religion/create');
-    await page.locator('#rgn_desc').fill(FIRST_DESC); // something typed, but not the required name
+    await typeInto(page.locator('#rgn_desc'), FIRST_DESC); // something typed, but not the required name
     await page.getByTestId('btn-save').click();
     await toast(page, "Please enter the 'Religion Name'.").waitFor();
     await expect.poll(() => focused(page)).toEqual({ tag: 'INPUT', name: 'rgn_nm', id: 'rgn_nm' });
@@ -168,7 +168,7 @@ describe.runIf(browserAvailable())('religion master page, as a clerk would use i
 
   it('creates a religion, lists it, and finds it with the quick search (server side)', async () => {
     const { page } = env;
-    await page.locator('#rgn_nm').fill(NAME);
+    await typeInto(page.locator('#rgn_nm'), NAME);
     await page.getByTestId('btn-save').click();
     await toast(page, 'RELIGION Created Successfully.').waitFor();
     await page.waitForURL((u) => u.pathname === RELIGION_TABLE);
@@ -181,14 +181,14 @@ describe.runIf(browserAvailable())('religion master page, as a clerk would use i
       const u = new URL(r.url());
       return u.pathname === '/api/religion/' && u.searchParams.get('q') === 'zoroas';
     });
-    await search.fill('zoroas'); // partial and lower case
+    await typeInto(search, 'zoroas'); // partial and lower case
     const answer = (await (await asked).json()) as { rows: { rgn_nm: string }[]; total: number };
     expect(answer.rows.map((r) => r.rgn_nm)).toEqual([NAME]);
     await expect.poll(() => gridNames(page)).toEqual([NAME]);
     expect(new URL(page.url()).searchParams.get('q')).toBe('zoroas');
 
     const none = page.waitForResponse((r) => new URL(r.url()).searchParams.get('q') === 'qqxzv-no-such-faith');
-    await search.fill('qqxzv-no-such-faith');
+    await typeInto(search, 'qqxzv-no-such-faith');
     expect(((await (await none).json()) as { total: number }).total).toBe(0);
     await expect.poll(() => rows(page).count()).toBe(0);
     await grid(page).getByText('No Rows To Show').waitFor();
@@ -216,7 +216,7 @@ describe.runIf(browserAvailable())('religion master page, as a clerk would use i
     // The form starts from the saved row.
     await expect.poll(() => page.locator('#rgn_nm').inputValue()).toBe(NAME);
     await expect.poll(() => page.locator('#rgn_desc').inputValue()).toBe(FIRST_DESC);
-    await page.locator('#rgn_desc').fill(NEW_DESC);
+    await typeInto(page.locator('#rgn_desc'), NEW_DESC);
     await page.getByTestId('btn-save').click();
     await toast(page, 'RELIGION Updated Successfully.').waitFor();
     await page.waitForURL((u) => u.pathname === RELIGION_TABLE);
@@ -240,7 +240,7 @@ describe.runIf(browserAvailable())('religion master page, as a clerk would use i
     await expect.poll(() => env.problems.filter(isConflict).length).toBe(1);
     env.problems.splice(env.problems.findIndex(isConflict), 1);
 
-    await page.locator('#rgn_nm').fill(CLONE_NAME);
+    await typeInto(page.locator('#rgn_nm'), CLONE_NAME);
     await page.getByTestId('btn-save').click();
     await toast(page, 'RELIGION Created Successfully.').waitFor();
     await page.waitForURL((u) => u.pathname === RELIGION_TABLE);
@@ -428,7 +428,7 @@ describe.runIf(browserAvailable())('religion master page, as a clerk would use i
     const phone = page.locator('input[name="usr_ph"]');
     await phone.waitFor();
     expect(await page.locator('[name="usr_typ"], [name="usr_nm"], [name="usr_is_lgn"]').count()).toBe(0);
-    await phone.fill('+91 94430 56789');
+    await typeInto(phone, '+91 94430 56789');
     await page.getByTestId('btn-save').click();
     await toast(page, 'EMPLOYEE Updated Successfully.').waitFor();
     // Back on the profile's view, with the new number.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
+import { browserAvailable, signIn, startE2e, typeInto, type E2eEnv } from './browser-harness';
 
 describe.runIf(browserAvailable())('sign-in (Chromium)', () => {
   let env: E2eEnv;
@@ -11,8 +11,8 @@ describe.runIf(browserAvailable())('sign-in (Chromium)', () => {
   it('refuses a wrong password with a clear message and stays on the login page', async () => {
     const { page, baseUrl } = env;
     await page.goto(`${baseUrl}/login`);
-    await page.locator('input[name="usr_nm"]').fill('ADMIN');
-    await page.locator('input[name="usr_pwd"]').fill('not-the-password');
+    await typeInto(page.locator('input[name="usr_nm"]'), 'ADMIN');
+    await typeInto(page.locator('input[name="usr_pwd"]'), 'not-the-password');
     await page.locator('button[type="submit"]').click();
     await expect.poll(() => page.getByText('Invalid login id or password.').count()).toBeGreaterThan(0);
     expect(new URL(page.url()).pathname).toBe('/login');

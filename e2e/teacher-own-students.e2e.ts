@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiLogin, type ApiSession } from './api-client';
-import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
+import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, typeInto, type E2eEnv } from './browser-harness';
 
 /*
  * The issue's teacher, on the demo school: TEACHER (the Mathematics teacher of VI A and VI B) holds the
@@ -229,11 +229,11 @@ describe.runIf(browserAvailable())("the demo teacher sees his own students only;
   it("UI: the quick search for another section's student finds nothing", async () => {
     const { page } = env;
     const asked = page.waitForResponse((r) => new URL(r.url()).searchParams.get('q') === stranger.stud_fs_nm);
-    await page.getByTestId('grid-search').fill(stranger.stud_fs_nm);
+    await typeInto(page.getByTestId('grid-search'), stranger.stud_fs_nm);
     expect(((await (await asked).json()) as ListAnswer<StudentRow>).total).toBe(0);
     await expect.poll(() => rows(page).count()).toBe(0);
     await grid(page).locator('.ag-overlay-no-rows-center').waitFor();
-    await page.getByTestId('grid-search').fill('');
+    await typeInto(page.getByTestId('grid-search'), '');
     await rows(page).first().waitFor({ timeout: 15_000 });
     expect(env.problems).toEqual([]);
   });
