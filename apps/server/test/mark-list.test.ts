@@ -90,6 +90,17 @@ describe.each(backends)('the mark list on %s', (backend) => {
     expect(body.rows[5].marks[String(x.marksA[1])]).toBeUndefined();
   });
 
+  it('answers GET /api/mark/list?exm_cd= with the same list as the POST (not as the record "list")', async () => {
+    const get = await call(srv.app, page(admin), 'GET', `/api/mark/list?exm_cd=${x.examA}`);
+    expect(get.statusCode, get.body).toBe(200);
+    expect(get.json<MarkList>()).toEqual((await list(admin, x.examA)).json<MarkList>());
+    const none = await call(srv.app, page(admin), 'GET', '/api/mark/list');
+    expect(none.statusCode).toBe(400);
+    expect(none.json<{ message: string }>().message).toBe("Please select the 'Exam'.");
+    const teacher = await f.employee([{ module: 'exam', page: 'mark_list', buttons: 'view' }], true, [f.secA]);
+    expect((await call(srv.app, page(teacher), 'GET', `/api/mark/list?exm_cd=${x.examB}`)).statusCode).toBe(403);
+  });
+
   it('lists an exam without marks yet with every student and no result', async () => {
     const body = (await list(admin, x.examB)).json<MarkList>();
     expect(body.rows.map((r) => r.stud_cd)).toEqual(f.studB);
