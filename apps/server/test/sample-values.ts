@@ -13,7 +13,8 @@ export async function sampleValue(app: FastifyInstance, s: Session, f: Field, fr
     case 'text': {
       const u = uniq();
       if (f.format === 'email') return `t${u.toLowerCase()}@school.example`;
-      if (f.format === 'phone') return `+91 98${String(counter).padStart(8, '0')}`;
+      // Already in the stored form (define.ts normalisePhone), so a row reads back as it was sent.
+      if (f.format === 'phone') return `+91 98${String(counter).padStart(8, '0').replace(/^(\d{3})/, '$1 ')}`;
       if (f.format === 'upper-code') return `T${u}`.slice(0, f.max);
       return `Test ${u}`.slice(0, f.max);
     }

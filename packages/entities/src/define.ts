@@ -33,6 +33,11 @@ interface FieldCommon {
   readOnly?: boolean;
   /** Hidden from the grid's default column set (still in the form). */
   gridHidden?: boolean;
+  /**
+   * A machine internal (an idempotency key): the server reads and writes it, but no grid column, Columns-menu
+   * entry or export column ever shows it, since nobody in the office has a use for it.
+   */
+  internal?: boolean;
   /** Not shown in the form (still in the grid). */
   formHidden?: boolean;
   placeholder?: string;
@@ -72,6 +77,8 @@ export interface DateField extends FieldCommon {
    * term's due date). Checked on create and on update against the stored row merged with the change.
    */
   notBefore?: string;
+  /** 'today': a create form starts with the local date (an admission date), which the user may change. */
+  defaultValue?: 'today';
 }
 export interface TimeField extends FieldCommon { kind: 'time' }
 export interface DateTimeField extends FieldCommon { kind: 'datetime' }
@@ -235,6 +242,17 @@ export interface WorkflowButton<K extends string = string> {
   enabledWhen?: { field: K; equals: string };
 }
 
+/**
+ * A printable document of the one selected row (a certificate): the grid's button fetches the PDF the server
+ * renders at GET `{api}{id}/{path}` and prints it, without the app around it. The route is the document's
+ * own and checks the same permission button, the row's scope and data_chk, as a get of the row does.
+ */
+export interface DocumentButton {
+  button: string;
+  label: string;
+  path: string;
+}
+
 export interface EntityDef<F extends Record<string, Field> = Record<string, Field>> {
   /** Registry name; the API lives at /api/{name}/ unless api says otherwise. */
   name: string;
@@ -255,6 +273,8 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
   actions?: ActionButton[];
   /** Buttons that call a workflow route with the selected row (spec's extra page buttons: cancel_bill). */
   workflowButtons?: readonly WorkflowButton<keyof F & string>[];
+  /** Documents printed from the selected row (a certificate's PDF), each under its own permission button. */
+  documents?: readonly DocumentButton[];
   /**
    * Money or number fields the grid edits in place (spec section 3: fee mapping's amount). Each commit is
    * a PUT of that one field with row_ver, so the page's 'edit' button governs it exactly like the form.
@@ -348,6 +368,13 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
     if (b.enabledWhen && !Object.hasOwn(def.fields, b.enabledWhen.field)) {
       throw new Error(`${def.name}: workflow button ${b.button} depends on ${b.enabledWhen.field}, which is not a field`);
     }
+  }
+  for (const d of def.documents ?? []) {
+    if ((standardButtons as readonly string[]).includes(d.button) || buttons.has(d.button)) throw new Error(`${def.name}: document button ${d.button} repeats another button`);
+    buttons.add(d.button);
+    // Under the row's own URL ({api}{id}/pdf): the route finds the row, so its scope and data_chk apply.
+    if (!/^[a-z0-9][a-z0-9_/-]*$/.test(d.path)) throw new Error(`${def.name}: document ${d.button} needs a relative path, not ${d.path}`);
+    if (!hasRoute(e, 'get')) throw new Error(`${def.name}: document ${d.button} prints a row, which needs the get route`);
   }
   return e;
 }
@@ -449,8 +476,9 @@ export function fieldSchema(f: Field): z.ZodType {
     case 'text': {
       let s = z.string().trim().max(f.max, `'${l}' must be at most ${f.max} characters.`);
       if (f.format === 'email') s = s.regex(/^$|^[^\s@]+@[^\s@]+\.[^\s@]+$/, `'${l}' is not a valid e-mail address.`);
-      if (f.format === 'phone') s = s.regex(/^$|^\+?[0-9 ()-]{6,20}$/, `'${l}' is not a valid phone number.`);
       if (f.format === 'upper-code') s = s.regex(/^$|^[A-Za-z0-9_-]+$/, `'${l}' may hold only letters, digits, - and _.`);
+      // One stored form whichever way it came in (form, API, import), so search and duplicates agree.
+      if (f.format === 'phone') return s.regex(/^$|^\+?[0-9 ()-]{6,20}$/, `'${l}' is not a valid phone number.`).transform(normalisePhone);
       return s;
     }
     case 'number': {
@@ -486,6 +514,34 @@ export function fieldSchema(f: Field): z.ZodType {
     case 'password':
       return z.string().min(f.min, `'${l}' must be at least ${f.min} characters.`).max(200);
   }
+}
+
+/**
+ * The stored form of a phone number (docs/decisions.md, 'Form engine as people use it'): an Indian mobile,
+ * however typed (98765 43210, 098765-43210, +91 9876543210, 919876543210), becomes '+91 98765 43210';
+ * anything else (a landline with its STD code, another country's number) keeps its digits, '+', brackets
+ * and hyphens as typed, with runs of spaces made one. Empty stays empty.
+ */
+export function normalisePhone(raw: string): string {
+  const typed = raw.trim().replace(/\s+/g, ' ');
+  const digits = typed.replace(/[\s().-]/g, '');
+  const mobile = /^(?:\+91|91|0)?([6-9]\d{9})$/.exec(digits);
+  return mobile ? `+91 ${mobile[1].slice(0, 5)} ${mobile[1].slice(5)}` : typed;
+}
+
+/**
+ * Columns a GET row holds that are not written through a PUT: the key, read-only and server-stamped
+ * fields, and links' joined display columns. A client may send a row back as it read it: these are
+ * accepted when unchanged (the server compares them with the stored row) and refused when changed.
+ */
+export function readBackColumns(e: AnyEntity): Map<string, { label: string; kind: 'key' | 'read-only' | 'display' }> {
+  const out = new Map<string, { label: string; kind: 'key' | 'read-only' | 'display' }>();
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (name === e.key) out.set(name, { label: f.label, kind: 'key' });
+    else if (f.kind === 'code' || f.readOnly || f.auto) out.set(name, { label: f.label, kind: 'read-only' });
+    if (f.kind === 'link' && !Object.hasOwn(e.fields, f.as)) out.set(f.as, { label: f.label, kind: 'display' });
+  }
+  return out;
 }
 
 /** The chosen options of a multiple select, from an array or a comma string: trimmed, blanks dropped. */

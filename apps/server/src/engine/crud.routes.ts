@@ -1,4 +1,4 @@
-import { apiPath, apiUrl, hasRoute, type AnyEntity } from '@campus/entities/define';
+import { apiPath, apiUrl, fieldSchema, hasRoute, type AnyEntity } from '@campus/entities/define';
 import { pages, pagesOfEntity, type PageDef } from '@campus/entities/pages';
 import { entities } from '@campus/entities/registry';
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +7,7 @@ import { mustCtx, type RequestContext } from '../access/request-context';
 import type { Db } from '../db/client';
 import { badRequest, forbidden } from '../lib/http-error';
 import { writeAudit } from './audit';
-import { createRow, deleteRows, getRow, listRows, options, updateRow } from './crud.service';
+import { createRow, deleteRows, getRow, listRows, options, updateRow, withinPartners } from './crud.service';
 import { importRows } from './import.service';
 import { parseListParams } from './list-query';
 import { bodyDocs, listQueryDocs } from './openapi-docs';
@@ -43,6 +43,29 @@ function pagesLinkingTo(e: AnyEntity): PageDef[] {
 }
 
 /**
+ * The options route's partner filters (`f_cls_cd=12`, or `12,14` for several): only fields some link
+ * declares as its `within` partner, each value checked by the field's own schema, so no other name or
+ * unchecked value reaches the SQL.
+ */
+function withinQuery(e: AnyEntity, query: Record<string, unknown>): Record<string, unknown[]> {
+  const allowed = new Set(withinPartners(e));
+  const out: Record<string, unknown[]> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (!k.startsWith('f_')) continue;
+    const name = k.slice(2);
+    if (!allowed.has(name)) throw badRequest(`Choices of ${e.label} cannot be filtered by '${name}'.`);
+    if (typeof v !== 'string') throw badRequest(`Filter '${name}' must be a single value.`);
+    const schema = fieldSchema(e.fields[name]);
+    out[name] = v.split(',').filter((x) => x.trim() !== '').slice(0, 50).map((x) => {
+      const parsed = schema.safeParse(x.trim());
+      if (!parsed.success) throw badRequest(`Filter '${name}': ${parsed.error.issues[0]?.message ?? 'invalid value'}`);
+      return parsed.data;
+    });
+  }
+  return out;
+}
+
+/**
  * The generic CRUD contract for every declared entity at its spec path: list, options, get, create,
  * update, delete, import. Every route names the pages it serves; the access layer checks them.
  */
@@ -63,12 +86,12 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
       apiUrl(e, 'options'),
       { config: { access: { kind: 'page', pages: [...pagesOf, ...pagesLinkingTo(e)] } }, schema: { tags, summary: `${e.label} choices` } },
       async (req) => {
-        const q = req.query as { q?: string; ids?: string };
-        const ids = (q.ids ?? '')
+        const q = req.query as Record<string, unknown>;
+        const ids = (typeof q.ids === 'string' ? q.ids : '')
           .split(',')
           .filter((x) => /^\d{1,9}$/.test(x))
           .map(Number);
-        return options(db, e, mustCtx(req), q.q?.slice(0, 100), ids);
+        return options(db, e, mustCtx(req), { q: typeof q.q === 'string' ? q.q.slice(0, 100) : undefined, ids, within: withinQuery(e, q) });
       },
     );
     // My Profile: with self-service fields, a user reaches their own row even without the page.

@@ -1,7 +1,8 @@
-import { bodySchema, createdValue, fieldButtons, isView, rangeIssues, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
+import { bodySchema, createdValue, fieldButtons, isView, rangeIssues, readBackColumns, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { hash } from '@node-rs/argon2';
-import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireButton, type RequestContext } from '../access/request-context';
 import type { Db, DbOrTx, Tx } from '../db/client';
@@ -46,20 +47,74 @@ export async function getRow(db: DbOrTx, e: AnyEntity, ctx: RequestContext, id: 
   return row;
 }
 
-export async function options(db: Db, e: AnyEntity, ctx: RequestContext, q: string | undefined, ids: number[]): Promise<{ value: number; label: string }[]> {
+/**
+ * Fields of `e` that some link names as its `within` partner (a section's cls_cd): the only names the
+ * options route filters by, so no other request key ever reaches the SQL.
+ */
+export function withinPartners(e: AnyEntity): string[] {
+  const out = new Set<string>();
+  for (const o of entities) {
+    for (const f of Object.values(o.fields)) {
+      if (f.kind === 'link' && f.to === e.name && f.within) for (const theirs of Object.keys(f.within)) if (Object.hasOwn(e.fields, theirs)) out.add(theirs);
+    }
+  }
+  return [...out];
+}
+
+export interface OptionsQuery {
+  q?: string;
+  ids: number[];
+  /** Chosen partner values per within partner (already allowlisted): only rows matching one of them. */
+  within: Record<string, unknown[]>;
+}
+
+export async function options(db: Db, e: AnyEntity, ctx: RequestContext, p: OptionsQuery): Promise<{ value: number; label: string }[]> {
   const s = selectionFor(e);
   const t = s.table;
   // 'His students only' narrows the dropdowns too: a name list is still the data it protects.
   const conds: (SQL | undefined)[] = [scopeWhere(e, t, ctx)];
-  if (ids.length) conds.push(inArray(t[e.key], ids));
-  else if (q) conds.push(sql`${t[e.title]}::text ILIKE ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
-  const rs = await db
-    .select({ value: t[e.key], label: t[e.title] })
+  for (const [name, values] of Object.entries(p.within)) conds.push(values.length ? inArray(t[name], values) : sql`false`);
+  // Partners not chosen: the row's own name is not enough ('A' of ten classes), so each option carries its
+  // parents' names too ('VI - A'), in the parents' own order (class order, not 'IX' before 'V').
+  const parents = withinPartners(e).filter((n) => !(n in p.within));
+  const parentCols: SQL[] = [];
+  const parentOrder: SQL[] = [];
+  const joins: { table: DynTable; on: SQL }[] = [];
+  for (const n of parents) {
+    const f = e.fields[n];
+    if (f.kind !== 'link') {
+      parentCols.push(sql`${t[n]}::text`);
+      parentOrder.push(sql`${t[n]}`);
+      continue;
+    }
+    const target = entityTable(f.to);
+    const a = alias(dyn(target.table), `opt_${n}`);
+    joins.push({ table: a, on: eq(t[n], a[target.entity.key]) });
+    parentCols.push(sql`${a[f.display]}::text`);
+    const sortBy = target.entity.defaultSort?.field;
+    if (sortBy) parentOrder.push(sql`${a[sortBy]}`);
+    parentOrder.push(sql`${a[f.display]}`);
+  }
+  let query = db
+    .select({ value: t[e.key], label: t[e.title], parents: parentCols.length ? sql<string>`concat_ws(' - ', ${sql.join(parentCols, sql`, `)})` : sql<string>`''` })
     .from(t)
+    .$dynamic();
+  for (const j of joins) query = query.leftJoin(j.table, j.on);
+  const escape = (v: string): string => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+  if (p.ids.length) conds.push(inArray(t[e.key], p.ids));
+  else if (p.q) {
+    const own = sql`${t[e.title]}::text ILIKE ${`%${escape(p.q)}%`}`;
+    // 'VI - A', 'VI A' or 'VI' find VI's sections as well as 'A' finds every A.
+    const whole = parentCols.length
+      ? sql`concat_ws(' ', ${sql.join(parentCols, sql`, `)}, ${t[e.title]}) ILIKE ${`%${escape(p.q).replace(/[\s-]+/g, '%')}%`}`
+      : undefined;
+    conds.push(whole ? or(own, whole) : own);
+  }
+  const rs = await query
     .where(and(...conds))
-    .orderBy(t[e.title])
+    .orderBy(...parentOrder, t[e.title])
     .limit(50);
-  return rs.map((r) => ({ value: Number(r.value), label: String(r.label ?? '') }));
+  return rs.map((r) => ({ value: Number(r.value), label: [r.parents, String(r.label ?? '')].filter((x) => x).join(' - ') }));
 }
 
 // ---- writes ----
@@ -247,17 +302,56 @@ export async function createRow(db: Db, e: AnyEntity, ctx: RequestContext, body:
   return withDbErrors(() => db.transaction((tx) => insertValidated(tx, e, ctx, input)));
 }
 
+/**
+ * A PUT may send the row back as it was read: the key, read-only and server-stamped fields and the links'
+ * display columns are set aside here (and compared with the stored row by checkReadBack); everything else
+ * goes to the body schema, which still refuses names it does not know.
+ */
+function splitReadBack(e: AnyEntity, body: Row): { writable: Row; echoed: Row } {
+  const readBack = readBackColumns(e);
+  const writable: Row = {};
+  const echoed: Row = {};
+  for (const [k, v] of Object.entries(body)) (readBack.has(k) ? echoed : writable)[k] = v;
+  return { writable, echoed };
+}
+
+/** Stored and sent values compare as text: a date or amount may come back as the same string or number. */
+const sameValue = (sent: unknown, stored: unknown): boolean => {
+  const norm = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v).trim());
+  return norm(sent) === norm(stored);
+};
+
+function checkReadBack(e: AnyEntity, id: number, echoed: Row, before: Row): void {
+  const readBack = readBackColumns(e);
+  const details: { field: string; message: string }[] = [];
+  for (const [k, v] of Object.entries(echoed)) {
+    const col = readBack.get(k);
+    if (!col) continue;
+    if (col.kind === 'key') {
+      if (!sameValue(v, id)) details.push({ field: k, message: `'${col.label}' ${String(v)} does not match the record being updated (${id}).` });
+    } else if (!sameValue(v, before[k])) {
+      details.push({
+        field: k,
+        message: col.kind === 'display' ? `'${col.label}' is changed by choosing another ${col.label.toLowerCase()}, not by its name.` : `'${col.label}' cannot be changed.`,
+      });
+    }
+  }
+  if (details.length) throw badRequest(details[0].message, details);
+}
+
 const rowVerSchema = z.coerce.number({ error: "'row_ver' is required." }).int().positive();
 
 export async function updateRow(db: Db, e: AnyEntity, ctx: RequestContext, id: number, body: unknown): Promise<Row> {
   const { row_ver, ...rest } = (body && typeof body === 'object' ? body : {}) as Row;
   const ver = rowVerSchema.safeParse(row_ver);
   if (!ver.success) throw badRequest("'row_ver' is required: reload the record and try again.");
-  const input = validate(e, rest, 'update');
+  const { writable, echoed } = splitReadBack(e, rest);
+  const input = validate(e, writable, 'update');
   return withDbErrors(() =>
     db.transaction(async (tx) => {
       const before = await getRow(tx, e, ctx, id, true);
       if (before.row_ver !== ver.data) throw conflict(STALE_MESSAGE);
+      checkReadBack(e, id, echoed, before);
       const changed: Row = {};
       for (const [k, v] of Object.entries(input)) {
         const f = e.fields[k];

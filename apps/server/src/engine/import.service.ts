@@ -132,9 +132,13 @@ export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, file
         // A link cell may hold the code or the name shown in the grid (e.g. the role name).
         if (/^\d+$/.test(text)) raw[name] = Number(text);
         else {
-          const key = `${f.to}:${text.toLowerCase()}`;
+          // A section named 'A' is looked up among the sections of the row's class ('VI - A' names it
+          // without one), the way the form's dependent dropdown offers it.
+          const within: Record<string, unknown[]> = {};
+          for (const [theirs, own] of Object.entries(f.within ?? {})) if (typeof raw[own] === 'number') within[theirs] = [raw[own]];
+          const key = `${f.to}:${JSON.stringify(within)}:${text.toLowerCase()}`;
           if (!linkCache.has(key)) {
-            const hits = await options(db, entity(f.to), ctx, text, []);
+            const hits = await options(db, entity(f.to), ctx, { q: text, ids: [], within });
             const exact = hits.find((h) => h.label.toLowerCase() === text.toLowerCase());
             linkCache.set(key, exact?.value ?? null);
           }
