@@ -76,6 +76,8 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
         imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: ["'self'", 'ws:', 'wss:'],
         fontSrc: ["'self'", 'data:'],
+        // Printed documents: the web shows the server's PDF from a blob: URL in a hidden frame (print-pdf.ts).
+        frameSrc: ["'self'", 'blob:'],
       },
     },
   });
