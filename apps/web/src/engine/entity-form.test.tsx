@@ -130,6 +130,34 @@ describe('required fields (spec section 5)', () => {
   });
 });
 
+describe('required-field toast in Tamil', () => {
+  it('words the toast and the label in Tamil', async () => {
+    await lang.changeLanguage('tamil');
+    renderForm('create', ['create'], `${base}/create`);
+    fireEvent.click(await screen.findByTestId('btn-save'));
+    const label = lang.t('field.document_type.doc_typ_nm');
+    expect(label).not.toBe('Document Type Name');
+    await waitFor(() => expect(shown).toEqual([`'${label}' ஐ உள்ளிடவும்.`]));
+  });
+});
+
+describe('view of a row nobody can change', () => {
+  it('offers no Edit where the entity has no update route, even with the edit button', async () => {
+    const issues = entity('book_checkout');
+    const issuePage = findPage('library', 'book_checkout') as PageDef;
+    stubFetch(async () => jsonResponse({ bk_chk_cd: 9, bk_chk_usr_typ: 'Student', bk_chk_usr_cd: 3, bk_chk_usr_nm: 'Asha', bk_chk_bk_cnt: 1, bk_chk_tot_qty: 1, row_ver: 1 }));
+    const permission = buildPagePermission('library', 'book_checkout', { usr_prms_btns: 'view,edit,create' }, [], false);
+    renderWithProviders(
+      <PagePermissionContext.Provider value={permission}>
+        <EntityForm entity={issues} page={issuePage} mode="view" id="9" />
+      </PagePermissionContext.Provider>,
+      { i18n: lang, route: '/sms/library/book_checkout/view/9' },
+    );
+    expect(await screen.findByText('Asha')).toBeTruthy();
+    expect(screen.queryByTestId('btn-edit')).toBeNull();
+  });
+});
+
 describe('view form', () => {
   it('translates the heading and buttons and lists a multiple select with commas', async () => {
     // Field and entity labels come through entity-labels, falling back to the declaration.

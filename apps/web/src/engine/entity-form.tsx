@@ -1,4 +1,4 @@
-import { fieldButtons, requiredMessage, type AnyEntity } from '@campus/entities/define';
+import { fieldButtons, hasRoute, type AnyEntity } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
 import { Alert, Box, Button, Grid, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useHotkeys, useMediaQuery } from '@mantine/hooks';
@@ -11,7 +11,7 @@ import { isOwnProfilePath, usePagePermission } from '../app/page-permission-cont
 import { HttpError, http } from '../lib/http-client';
 import { useSession } from '../lib/session-store';
 import { toast } from '../lib/toast';
-import { isEmptyValue } from '../lib/validation';
+import { isEmptyValue, localRequiredMessage, type TranslateFn } from '../lib/validation';
 import { formatCell } from './cell-format';
 import { entityUrl, type EntityRow } from './entity-api';
 import { entityLabel, fieldLabel, type Translate } from './entity-labels';
@@ -19,7 +19,7 @@ import { modePath, type FormModeKind } from './entity-mode';
 import { FieldInput } from './field-input';
 import { ViewFile } from './file-preview';
 import { fieldOwner } from './field-owner';
-import { changedFields, createBody, formFields, formValuesToBody, isWide, rowToFormValues, type FormField, type FormValue, type FormValues } from './form-values';
+import { changedFields, createBody, formFields, formValuesToBody, isWide, linkPartners, rowToFormValues, withChange, type FormField, type FormValue, type FormValues } from './form-values';
 import { MOBILE_QUERY } from './responsive';
 import { lastListSearch, listQueryKey } from './use-entity-list';
 
@@ -29,6 +29,11 @@ export interface EntityFormProps {
   mode: FormModeKind;
   /** Key of the row for update, view and clone. */
   id?: string;
+  /**
+   * Whether the page can update a row at all (the generic update route, or a hand-written update screen):
+   * a view of a row nobody can change offers no 'Edit'. The entity's update route when not given.
+   */
+  updatable?: boolean;
 }
 
 // English fallbacks of the mode.* keys, the words the page title (lib/page-title.ts) uses for the same modes.
@@ -39,6 +44,8 @@ export interface RequiredCheckOptions {
   passwordOptional?: boolean;
   /** The field's label as shown (translated); the declared label otherwise. */
   labelOf?: (f: FormField) => string;
+  /** The language's t for the message (spec section 5 wording in English); i18next's own when not given. */
+  t?: TranslateFn;
 }
 
 /**
@@ -54,7 +61,7 @@ export function firstMissingEditable(fields: readonly FormField[], values: FormV
     if (f.kind === 'password' && opts.passwordOptional) continue;
     if (!isEmptyValue(values[ff.name])) continue;
     const label = opts.labelOf?.(ff) ?? f.label;
-    return { fieldName: ff.name, message: requiredMessage({ ...f, label }) };
+    return { fieldName: ff.name, message: localRequiredMessage({ ...f, label }, opts.t) };
   }
   return null;
 }
@@ -101,7 +108,7 @@ function ViewValue({ field: ff, row, label }: { field: FormField; row: EntityRow
  * Create, update, view and clone forms generated from the declaration. Update sends only the changed
  * fields with row_ver; a stale row_ver (409) offers to reload instead of overwriting someone's edit.
  */
-export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
+export function EntityForm({ entity, page, mode, id, updatable = hasRoute(entity, 'update') }: EntityFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
@@ -161,13 +168,20 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
   };
 
   const setValue = (name: string, v: FormValue) => {
-    setValues((prev) => ({ ...prev, [name]: v }));
+    setValues((prev) => withChange(fields, prev, name, v));
     if (errors[name]) setErrors((prev) => Object.fromEntries(Object.entries(prev).filter(([k]) => k !== name)));
   };
 
   const labelOf = (f: FormField): string => fieldLabel(tr, entity, f.name);
-  const canEdit = mode === 'view' && (can('edit') || ownProfile) && !!id;
-  const canCreate = mode === 'view' && can('create');
+  // A dependent link offers the rows of its chosen partner, and waits (named) while that is empty.
+  const dependentLink = (f: FormField): { partners?: Record<string, string>; waitingFor?: string | null } => {
+    if (f.field.kind !== 'link' || !f.field.within) return {};
+    const { partners, waitingFor } = linkPartners(fields, values, f.field);
+    const partner = waitingFor ? fields.find((x) => x.name === waitingFor) : undefined;
+    return { partners, waitingFor: partner ? labelOf(partner) : null };
+  };
+  const canEdit = mode === 'view' && updatable && (can('edit') || ownProfile) && !!id;
+  const canCreate = mode === 'view' && hasRoute(entity, 'create') && can('create');
   const openUpdate = () => {
     if (canEdit && id) navigate(modePath(page.module, page.page, 'update', id));
   };
@@ -196,7 +210,7 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
     e.preventDefault();
     if (mode === 'view' || saving) return;
 
-    const missing = firstMissingEditable(fields, values, { passwordOptional: mode === 'update', labelOf });
+    const missing = firstMissingEditable(fields, values, { passwordOptional: mode === 'update', labelOf, t });
     if (missing) {
       toast.warning(missing.message);
       focusField(missing.fieldName);
@@ -344,6 +358,7 @@ export function EntityForm({ entity, page, mode, id }: EntityFormProps) {
                       disabled={!f.editable || saving}
                       passwordOptional={mode === 'update'}
                       linkLabel={f.field.kind === 'link' && row && mode !== 'create' ? (row[f.field.as] as string | undefined) ?? undefined : undefined}
+                      {...dependentLink(f)}
                     />
                   )}
                 </Grid.Col>

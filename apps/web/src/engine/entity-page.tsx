@@ -102,7 +102,11 @@ export function EntityPage({
           </Suspense>
         );
       }
-      return hasRoute(entity, 'get') ? <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} /> : missing;
+      return hasRoute(entity, 'get') ? (
+        <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} updatable={hasRoute(entity, 'update') || !!Workflow} />
+      ) : (
+        missing
+      );
     case 'import':
       if (!can('import')) return denied;
       return hasRoute(entity, 'import') ? <ImportPage key={`${entity.name}:import`} entity={entity} page={page} /> : missing;

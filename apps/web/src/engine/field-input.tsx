@@ -1,14 +1,14 @@
 import type { Field, SelectField } from '@campus/entities/define';
 import { CloseButton, FileInput, Group, MultiSelect, NumberInput, PasswordInput, Pill, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
-import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
+import { DateInput, DateTimePicker, TimeInput } from '@mantine/dates';
 import { IconCalendar, IconUpload } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError, http } from '../lib/http-client';
 import { DATE_FORMAT, DATE_TIME_FORMAT } from '../lib/format';
 import { toast } from '../lib/toast';
-import { imageAccept, preventNegativeKeystroke } from '../lib/validation';
+import { imageAccept, localFieldMessage, parseTypedDate, preventNegativeKeystroke } from '../lib/validation';
 import { declaredOptionLabel, optionLabel, type Translate } from './entity-labels';
 import { fieldOwner } from './field-owner';
 import { LocalFile, StoredFile, uploadUrl, useRouteRow, useRowFileUrl } from './file-preview';
@@ -30,6 +30,9 @@ export interface FieldInputProps {
   linkLabel?: string;
   /** The label shown (translated by the form); the declared label when not given. */
   label?: string;
+  /** A dependent link's chosen partners and the partner it still waits for (see LinkSelect). */
+  partners?: Readonly<Record<string, string>>;
+  waitingFor?: string | null;
 }
 
 /**
@@ -186,6 +189,59 @@ function MultiSelectInput({ name, field: f, value, onChange, error, disabled, la
   );
 }
 
+/**
+ * A date typed or picked (spec section 9 shows YYYY/MMM/DD). Typing takes the display format and the
+ * forms an office uses (25/03/2014, 25-03-2014, 2014-03-25: lib/validation parseTypedDate); a date that
+ * cannot be read says so under the box on leaving it and is kept as typed, so the save refuses it with
+ * the same message instead of silently keeping the previous date.
+ */
+function TypedDateInput({ name, field: f, value, onChange, error, disabled, label, common }: FieldInputProps & { label: string; common: Record<string, unknown> }) {
+  const { t } = useTranslation();
+  const str = typeof value === 'string' ? value : '';
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(str) ? str : null;
+  // While the box holds unreadable text the calendar keeps the last good day (a null would wipe the text).
+  const shown = useRef<string | null>(valid);
+  if (valid !== null || str === '') shown.current = valid;
+  const [typedError, setTypedError] = useState<string | null>(null);
+  return (
+    <DateInput
+      {...common}
+      id={name}
+      name={name}
+      label={label}
+      error={error ?? typedError ?? undefined}
+      disabled={disabled}
+      value={shown.current}
+      onChange={(v) => {
+        setTypedError(null);
+        onChange(v ?? '');
+      }}
+      dateParser={parseTypedDate}
+      fixOnBlur={false}
+      valueFormat={DATE_FORMAT}
+      clearable={!f.required}
+      leftSection={<IconCalendar size={14} />}
+      placeholder={f.placeholder ?? t('form.date_placeholder', { defaultValue: 'YYYY/MMM/DD or DD/MM/YYYY' })}
+      onBlur={(e) => {
+        const text = e.currentTarget.value.trim();
+        if (text === '') {
+          setTypedError(null);
+          if (str !== '') onChange('');
+          return;
+        }
+        const day = parseTypedDate(text);
+        if (day) {
+          setTypedError(null);
+          if (day !== str) onChange(day);
+        } else {
+          setTypedError(localFieldMessage('not_a_date', label, t));
+          onChange(text);
+        }
+      }}
+    />
+  );
+}
+
 /** One editable input per declared field kind; id and name are the field name so validation can focus it. */
 export function FieldInput(props: FieldInputProps) {
   const { name, field: f, value, onChange, error, disabled } = props;
@@ -247,17 +303,7 @@ export function FieldInput(props: FieldInputProps) {
         />
       );
     case 'date':
-      return (
-        <DatePickerInput
-          {...common}
-          value={str === '' ? null : str}
-          onChange={(v) => onChange(v ?? '')}
-          valueFormat={DATE_FORMAT}
-          clearable={!f.required}
-          leftSection={<IconCalendar size={14} />}
-          placeholder={f.placeholder ?? 'Pick a date'}
-        />
-      );
+      return <TypedDateInput {...props} label={label} common={common} />;
     case 'time':
       return <TimeInput {...common} withSeconds value={str} onChange={(e) => onChange(e.currentTarget.value)} />;
     case 'datetime':
@@ -290,7 +336,7 @@ export function FieldInput(props: FieldInputProps) {
       return (
         <Select
           {...common}
-          placeholder={f.placeholder ?? `Select ${label}`}
+          placeholder={f.placeholder ?? t('form.select_label', { label, defaultValue: 'Select {{label}}' })}
           data={optionData(t, f)}
           value={str === '' ? null : str}
           onChange={(v) => onChange(v)}
@@ -309,6 +355,8 @@ export function FieldInput(props: FieldInputProps) {
           onChange={onChange}
           knownLabel={props.linkLabel}
           label={label}
+          partners={props.partners}
+          waitingFor={props.waitingFor}
           error={error}
           disabled={disabled}
         />

@@ -1,6 +1,7 @@
 import { entity } from '@campus/entities/registry';
 import { describe, expect, it } from 'vitest';
-import { changedFields, createBody, formFields, formValuesToBody, rowToFormValues } from './form-values';
+import { changedFields, createBody, formFields, formValuesToBody, linkPartners, rowToFormValues, withChange } from './form-values';
+import { todayIso } from '../lib/validation';
 
 const employee = entity('employee');
 const row = {
@@ -78,5 +79,32 @@ describe('formValuesToBody', () => {
     const fields = [{ name: 'raw', field: { kind: 'json', label: 'Raw' } as const, editable: true }];
     expect(formValuesToBody(fields, { raw: '{oops' }).errors).toEqual({ raw: "'Raw' is not valid JSON." });
     expect(formValuesToBody(fields, { raw: '{"a":1}' }).body).toEqual({ raw: { a: 1 } });
+  });
+});
+
+describe('dependent links and dates (the student form)', () => {
+  const student = entity('student');
+  const fields = formFields(student, 'create');
+  const sec = student.fields.sec_cd;
+
+  it('empties the section when the class changes, and only then', () => {
+    const start = { ...rowToFormValues(fields, null), cls_cd: '7', sec_cd: '31' };
+    expect(withChange(fields, start, 'cls_cd', '8')).toMatchObject({ cls_cd: '8', sec_cd: null });
+    expect(withChange(fields, start, 'cls_cd', '7')).toMatchObject({ cls_cd: '7', sec_cd: '31' });
+    expect(withChange(fields, start, 'stud_fs_nm', 'Asha')).toMatchObject({ sec_cd: '31' });
+  });
+
+  it('waits for the class, then narrows the sections by it', () => {
+    expect(linkPartners(fields, { ...rowToFormValues(fields, null) }, sec)).toEqual({ partners: {}, waitingFor: 'cls_cd' });
+    expect(linkPartners(fields, { cls_cd: '7' }, sec)).toEqual({ partners: { cls_cd: '7' }, waitingFor: null });
+    expect(linkPartners(fields, { cls_cd: '7' }, student.fields.cls_cd)).toEqual({ partners: {}, waitingFor: null });
+  });
+
+  it("starts the date of joining at today on create, and a typed date is read or refused by name", () => {
+    expect(rowToFormValues(fields, null).stud_doj).toBe(todayIso());
+    expect(formValuesToBody(fields, { ...rowToFormValues(fields, null), stud_doj: '25/03/2014' }).body.stud_doj).toBe('2014-03-25');
+    expect(formValuesToBody(fields, { ...rowToFormValues(fields, null), stud_doj: '31/02/2014' }).errors).toEqual({
+      stud_doj: "'Date of Joining' is not a valid date. Type it as 2014/Mar/25 or 25/03/2014.",
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { AnyEntity, Field } from '@campus/entities/define';
+import { localFieldMessage, parseTypedDate, todayIso } from '../lib/validation';
 import type { FormModeKind } from './entity-mode';
 
 /** What a form input holds: strings for text-like kinds, number | '' for NumberInput, boolean for Switch. */
@@ -40,6 +41,8 @@ function emptyValue(f: Field): FormValue {
       return f.defaultValue ?? null;
     case 'link':
       return null;
+    case 'date':
+      return f.defaultValue === 'today' ? todayIso() : '';
     default:
       return '';
   }
@@ -117,7 +120,14 @@ export function formValuesToBody(fields: readonly FormField[], values: FormValue
       case 'code': {
         const n = typeof v === 'number' ? v : Number(String(v).trim());
         if (Number.isFinite(n)) body[name] = n;
-        else errors[name] = `'${f.label}' must be a number.`;
+        else errors[name] = localFieldMessage('not_a_number', f.label);
+        break;
+      }
+      case 'date': {
+        // The date input hands over YYYY-MM-DD; anything else is text it could not read as a date.
+        const day = /^\d{4}-\d{2}-\d{2}$/.test(String(v)) ? String(v) : parseTypedDate(String(v));
+        if (day) body[name] = day;
+        else errors[name] = localFieldMessage('not_a_date', f.label);
         break;
       }
       case 'money':
@@ -127,7 +137,7 @@ export function formValuesToBody(fields: readonly FormField[], values: FormValue
         try {
           body[name] = JSON.parse(String(v)) as unknown;
         } catch {
-          errors[name] = `'${f.label}' is not valid JSON.`;
+          errors[name] = localFieldMessage('not_json', f.label);
         }
         break;
       default:
@@ -159,4 +169,37 @@ export function createBody(body: Record<string, unknown>): Record<string, unknow
 /** Form inputs that span both columns on desktop. */
 export function isWide(f: Field): boolean {
   return (f.kind === 'text' && f.multiline === true) || f.kind === 'json';
+}
+
+/**
+ * The form's values after one field changes: a dependent link (`within`) whose partner changed is
+ * emptied, since its choice belonged to the old partner (a section of the previous class).
+ */
+export function withChange(fields: readonly FormField[], prev: FormValues, name: string, value: FormValue): FormValues {
+  const next: FormValues = { ...prev, [name]: value };
+  if ((prev[name] ?? null) === value) return next;
+  for (const ff of fields) {
+    const f = ff.field;
+    if (f.kind !== 'link' || !f.within || !ff.editable) continue;
+    if (Object.values(f.within).includes(name)) next[ff.name] = null;
+  }
+  return next;
+}
+
+/**
+ * What a dependent link's choices are narrowed by: { target field: chosen value } for each `within` pair,
+ * and the first of this form's partner fields still empty (the dropdown waits for it), if any.
+ */
+export function linkPartners(fields: readonly FormField[], values: FormValues, f: Field): { partners: Record<string, string>; waitingFor: string | null } {
+  const partners: Record<string, string> = {};
+  let waitingFor: string | null = null;
+  if (f.kind !== 'link' || !f.within) return { partners, waitingFor };
+  for (const [theirs, own] of Object.entries(f.within)) {
+    // A partner the form does not show (not in this mode) cannot be waited for: the server checks the pair.
+    if (!fields.some((ff) => ff.name === own)) continue;
+    const v = values[own];
+    if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) waitingFor ??= own;
+    else partners[theirs] = String(v);
+  }
+  return { partners, waitingFor };
 }

@@ -4,6 +4,7 @@ import { Loader, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { http } from '../lib/http-client';
 import { entityUrl, type LinkOption } from './entity-api';
 
@@ -18,6 +19,14 @@ export interface LinkSelectProps {
   disabled?: boolean;
   /** The label shown (translated by the form); the declared label when not given. */
   label?: string;
+  /**
+   * A dependent link (`within`): the chosen partner values by target field ({ cls_cd: '12' }). Only the
+   * rows matching them are offered (the server filters); the ids lookup sends them too, so a chosen
+   * section is named 'A' beside its class rather than 'VI - A'.
+   */
+  partners?: Readonly<Record<string, string>>;
+  /** Label of the partner still to be chosen: the dropdown waits ('Choose the Class first'). */
+  waitingFor?: string | null;
 }
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -27,16 +36,20 @@ const SEARCH_DEBOUNCE_MS = 300;
  * filters and caps at 50), so the dropdown never loads a whole table; the current value's label is
  * fetched with ?ids= when the row did not bring it along.
  */
-export function LinkSelect({ name, field, value, onChange, knownLabel, error, disabled, label = field.label }: LinkSelectProps) {
+export function LinkSelect({ name, field, value, onChange, knownLabel, error, disabled, label = field.label, partners, waitingFor }: LinkSelectProps) {
+  const { t } = useTranslation();
   const target = findEntity(field.to);
+  const within = useMemo(() => Object.fromEntries(Object.entries(partners ?? {}).map(([k, v]) => [`f_${k}`, v])), [partners]);
+  const withinKey = JSON.stringify(within);
+  const waiting = !!waitingFor;
   const optionsUrl = target ? entityUrl(target, 'options') : null;
   const [opened, setOpened] = useState(false);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
 
   const current = useQuery({
-    queryKey: ['link-options', field.to, 'ids', value],
-    queryFn: ({ signal }) => http.get<LinkOption[]>(optionsUrl ?? '', { query: { ids: value ?? '' }, signal }),
+    queryKey: ['link-options', field.to, 'ids', value, withinKey],
+    queryFn: ({ signal }) => http.get<LinkOption[]>(optionsUrl ?? '', { query: { ids: value ?? '', ...within }, signal }),
     enabled: !!optionsUrl && !!value && !knownLabel,
     staleTime: 60_000,
   });
@@ -45,9 +58,9 @@ export function LinkSelect({ name, field, value, onChange, knownLabel, error, di
   // While the box shows the chosen label the user has not searched for anything yet.
   const q = debounced === currentLabel ? '' : debounced;
   const options = useQuery({
-    queryKey: ['link-options', field.to, 'q', q],
-    queryFn: ({ signal }) => http.get<LinkOption[]>(optionsUrl ?? '', { query: { q: q || undefined }, signal }),
-    enabled: !!optionsUrl && opened,
+    queryKey: ['link-options', field.to, 'q', q, withinKey],
+    queryFn: ({ signal }) => http.get<LinkOption[]>(optionsUrl ?? '', { query: { q: q || undefined, ...within }, signal }),
+    enabled: !!optionsUrl && opened && !waiting,
     staleTime: 30_000,
   });
 
@@ -71,7 +84,11 @@ export function LinkSelect({ name, field, value, onChange, knownLabel, error, di
       id={name}
       name={name}
       label={label}
-      placeholder={field.placeholder ?? `Select ${label}`}
+      placeholder={
+        waitingFor
+          ? t('form.choose_first', { label: waitingFor, defaultValue: 'Choose the {{label}} first' })
+          : (field.placeholder ?? t('form.select_label', { label, defaultValue: 'Select {{label}}' }))
+      }
       withAsterisk={field.required}
       data={data}
       value={value}
@@ -82,11 +99,11 @@ export function LinkSelect({ name, field, value, onChange, knownLabel, error, di
       // The server already filtered by q; filtering again here would hide rows matched on other columns.
       filter={({ options: o }) => o}
       clearable={!field.required}
-      nothingFoundMessage={options.isFetching ? 'Loading…' : 'No matches'}
+      nothingFoundMessage={options.isFetching ? t('form.loading', { defaultValue: 'Loading…' }) : t('form.no_options', { defaultValue: 'No matches' })}
       rightSection={options.isFetching || current.isFetching ? <Loader size={14} /> : undefined}
       onDropdownOpen={() => setOpened(true)}
       error={error}
-      disabled={disabled}
+      disabled={disabled || waiting}
       comboboxProps={{ withinPortal: true }}
     />
   );

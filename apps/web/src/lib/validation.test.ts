@@ -1,5 +1,6 @@
 import { religion } from '@campus/entities/master/religion.entity';
 import { employee } from '@campus/entities/employee/employee.entity';
+import { requiredMessage, type Field } from '@campus/entities/define';
 import { describe, expect, it } from 'vitest';
 import {
   discountAmount,
@@ -11,6 +12,8 @@ import {
   imageAccept,
   imageUploadError,
   keystrokeMakesNegative,
+  localRequiredMessage,
+  parseTypedDate,
   noSelectionMessage,
   preventNegativeKeystroke,
   requiredFieldMessage,
@@ -164,5 +167,42 @@ describe('discount', () => {
     expect(discountPercent('50', '')).toBe('0.00');
     expect(discountPercent('0.00', '100')).toBe('0.00');
     expect(discountPercent('abc', '100')).toBe('0.00');
+  });
+});
+
+describe('required-field toast in the user language', () => {
+  const kinds: Field['kind'][] = ['code', 'text', 'number', 'money', 'date', 'time', 'datetime', 'bool', 'select', 'link', 'image', 'file', 'json', 'password'];
+
+  it('words English exactly as the shared requiredMessage, fallbacks included', () => {
+    for (const kind of kinds) {
+      expect(localRequiredMessage({ kind, label: 'Class' })).toBe(requiredMessage({ kind, label: 'Class' }));
+      expect(localRequiredMessage({ kind, label: '' })).toBe(requiredMessage({ kind, label: '' }));
+    }
+  });
+
+  it('asks the language for the sentence and for the fallback label', () => {
+    const asked: string[] = [];
+    const t = (key: string, o: { defaultValue: string; [k: string]: string | number }): string => {
+      asked.push(key);
+      return key.startsWith('validation.fallback') ? 'புலம்' : `${String(o.label)} :: ${key}`;
+    };
+    expect(localRequiredMessage({ kind: 'link', label: 'வகுப்பு' }, t)).toBe('வகுப்பு :: validation.required_select');
+    expect(localRequiredMessage({ kind: 'date', label: '' }, t)).toBe('புலம் :: validation.required_fill');
+    expect(asked).toEqual(['validation.required_select', 'validation.fallback_fill', 'validation.required_fill']);
+  });
+});
+
+describe('typed dates', () => {
+  it('reads the display format and the forms an office types', () => {
+    for (const typed of ['2014/Mar/25', '2014/MAR/25', '2014-03-25', '2014/3/25', '25/03/2014', '25-03-2014', '25.3.2014', '25 Mar 2014', '25-March-2014', ' 25/03/2014 ']) {
+      expect(parseTypedDate(typed), typed).toBe('2014-03-25');
+    }
+  });
+
+  it('refuses what is not a whole, real date', () => {
+    for (const typed of ['', '25/03/20', '2014/Mar', '31/04/2014', '29/02/2023', '2014/Foo/25', '13/13/2014', 'tomorrow', '25/03/2014x']) {
+      expect(parseTypedDate(typed), typed).toBeNull();
+    }
+    expect(parseTypedDate('29/02/2024')).toBe('2024-02-29');
   });
 });

@@ -1,5 +1,96 @@
-import { requiredMessage, writableFields, type AnyEntity, type Field } from '@campus/entities/define';
+import { writableFields, type AnyEntity, type Field } from '@campus/entities/define';
+import dayjs from 'dayjs';
+import i18next from 'i18next';
 import { decimalOf, isZero, mulDiv, parseDecimal } from './decimal';
+
+/** i18next's t, or a component's (its own instance in tests); the English default is interpolated too. */
+export type TranslateFn = (key: string, options: { defaultValue: string; [k: string]: string | number }) => string;
+
+/** The app's i18next once it is up; before that (and in unit tests without it) the English text itself. */
+const globalT: TranslateFn = (key, options) => {
+  if (i18next.isInitialized) return i18next.t(key, options);
+  return options.defaultValue.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(options[k] ?? ''));
+};
+
+type RequiredVerb = 'select' | 'enter' | 'fill';
+
+/** The verb of the spec's required-field message (section 5), as define.ts requiredMessage words it. */
+function requiredVerb(kind: Field['kind']): RequiredVerb {
+  if (kind === 'select' || kind === 'link') return 'select';
+  if (kind === 'text' || kind === 'password') return 'enter';
+  return 'fill';
+}
+
+const REQUIRED_TEXT: Record<RequiredVerb, { message: string; fallback: string }> = {
+  select: { message: "Please select the '{{label}}'.", fallback: 'Dropdown' },
+  enter: { message: "Please enter the '{{label}}'.", fallback: 'Input value' },
+  fill: { message: "Please fill the '{{label}}'.", fallback: 'Field' },
+};
+
+/**
+ * The required-field toast in the user's language: validation.required_{select|enter|fill} with the label
+ * as shown (the caller passes the translated label), the placeholder before it, and the translated
+ * fallback ('Dropdown', 'Input value', 'Field') when there is neither. In English it is exactly
+ * define.ts requiredMessage, which the server words the same way.
+ */
+export function localRequiredMessage(f: Pick<Field, 'kind' | 'label' | 'placeholder'>, t: TranslateFn = globalT): string {
+  const verb = requiredVerb(f.kind);
+  const text = REQUIRED_TEXT[verb];
+  const label = f.placeholder || f.label || t(`validation.fallback_${verb}`, { defaultValue: text.fallback });
+  return t(`validation.required_${verb}`, { label, defaultValue: text.message });
+}
+
+/** A client-side conversion message ('must be a number', 'is not a valid date') in the user's language. */
+export function localFieldMessage(
+  key: 'not_a_number' | 'not_json' | 'not_a_date',
+  label: string,
+  t: TranslateFn = globalT,
+): string {
+  const english = {
+    not_a_number: "'{{label}}' must be a number.",
+    not_json: "'{{label}}' is not valid JSON.",
+    not_a_date: "'{{label}}' is not a valid date. Type it as 2014/Mar/25 or 25/03/2014.",
+  }[key];
+  return t(`validation.${key}`, { label, defaultValue: english });
+}
+
+// ---- typed dates ----
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** 'YYYY-MM-DD' for a real calendar day, else null (31 April, 29 February of a common year). */
+function isoDay(y: number, m: number, d: number): string | null {
+  if (y < 1900 || y > 2100 || m < 1 || m > 12 || d < 1 || d > 31) return null;
+  const iso = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const back = dayjs(iso);
+  return back.isValid() && back.format('YYYY-MM-DD') === iso ? iso : null;
+}
+
+const monthOf = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+
+/**
+ * A date as an office types it, to 'YYYY-MM-DD'; null for anything else. Accepted: the display format
+ * YYYY/MMM/DD (2014/Mar/25), YYYY-MM-DD and YYYY/MM/DD, and day first as India writes it: DD/MM/YYYY,
+ * DD-MM-YYYY, DD.MM.YYYY (one-digit day and month too) and 25 Mar 2014 / 25-Mar-2014. Only whole
+ * dates match, so a half-typed '25/03/20' is not taken for the year 20.
+ */
+export function parseTypedDate(input: string): string | null {
+  const s = input.trim();
+  let m = /^(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})$/.exec(s);
+  if (m) return isoDay(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /^(\d{4})[/ .-]([A-Za-z]{3,9})[/ .-](\d{1,2})$/.exec(s);
+  if (m) return monthOf(m[2]) ? isoDay(Number(m[1]), monthOf(m[2]), Number(m[3])) : null;
+  m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
+  if (m) return isoDay(Number(m[3]), Number(m[2]), Number(m[1]));
+  m = /^(\d{1,2})[/ .-]([A-Za-z]{3,9})[/ .-](\d{4})$/.exec(s);
+  if (m) return monthOf(m[2]) ? isoDay(Number(m[3]), monthOf(m[2]), Number(m[1])) : null;
+  return null;
+}
+
+/** Today's local calendar day as the API takes it, for a field declared defaultValue 'today'. */
+export function todayIso(now: Date = new Date()): string {
+  return dayjs(now).format('YYYY-MM-DD');
+}
 
 // ---- required fields (spec section 5) ----
 
@@ -44,7 +135,7 @@ function messageKind(field: FormFieldState): Field['kind'] {
 /** The spec's message for one empty required control; label = placeholder, else label, else the fallback. */
 export function requiredFieldMessage(field: Pick<FormFieldState, 'control' | 'inputType' | 'label' | 'placeholder'>): string {
   const state: FormFieldState = { name: '', required: true, value: null, ...field };
-  return requiredMessage({ kind: messageKind(state), label: field.label ?? '', placeholder: field.placeholder });
+  return localRequiredMessage({ kind: messageKind(state), label: field.label ?? '', placeholder: field.placeholder });
 }
 
 /** The first empty required control, so the caller can toast the message and focus that field. */
@@ -58,7 +149,7 @@ export function firstMissingForEntity(entity: AnyEntity, values: Record<string, 
   for (const [name, field] of writableFields(entity)) {
     if (!field.required || field.formHidden) continue;
     if (field.kind === 'bool') continue;
-    if (isEmptyValue(values[name])) return { fieldName: name, message: requiredMessage(field) };
+    if (isEmptyValue(values[name])) return { fieldName: name, message: localRequiredMessage(field) };
   }
   return null;
 }

@@ -14,7 +14,7 @@ export const expense = defineEntity({
     exp_sub_ctgy_cd: link({ label: 'Sub Category', to: 'expense_sub_category', display: 'exp_sub_ctgy_nm', as: 'exp_sub_ctgy_nm', required: true, search: true }),
     exp_desc: text({ label: 'Description', required: true, search: true, max: 500 }),
     exp_amt: money({ label: 'Amount', required: true }),
-    exp_dt: date({ label: 'Date', required: true }),
+    exp_dt: date({ label: 'Date', required: true, defaultValue: 'today' }),
     exp_crt_dt: date({ label: 'Created Date', auto: 'created-at' }),
   },
   defaultSort: { field: 'exp_dt', dir: 'desc' },

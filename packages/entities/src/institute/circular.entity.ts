@@ -13,7 +13,7 @@ export const circular = defineEntity({
     // Not unique: 'Holiday notice' recurs within a year.
     crlr_sub: text({ label: 'Subject', required: true, search: true, max: 200 }),
     crlr_dscr: text({ label: 'Description', multiline: true, max: 4000 }),
-    crlr_dt: date({ label: 'Circular Date', required: true }),
+    crlr_dt: date({ label: 'Circular Date', required: true, defaultValue: 'today' }),
     crlr_crt_dt: date({ label: 'Created Date', auto: 'created-at' }),
     crlr_atch: file({ label: 'Attachment' }),
   },

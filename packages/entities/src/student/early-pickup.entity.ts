@@ -11,7 +11,7 @@ export const earlyPickup = defineEntity({
   fields: {
     erly_pckp_cd: code(),
     stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', required: true, search: true }),
-    erly_pckp_dt: date({ label: 'Pickup Date', required: true }),
+    erly_pckp_dt: date({ label: 'Pickup Date', required: true, defaultValue: 'today' }),
     erly_pckp_tm: time({ label: 'Pickup Time', required: true }),
     erly_pckp_req_rsn: text({ label: 'Reason', required: true, search: true, max: 500 }),
     erly_pckp_req_sts: select({ label: 'Status', options: ['Pending', 'Approved', 'Rejected', 'Picked Up'], required: true, defaultValue: 'Pending', search: true }),

@@ -12,7 +12,7 @@ export const memberPickup = defineEntity({
     mbr_pckp_cd: code(),
     stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', required: true, search: true }),
     mbr_pckp_psn: text({ label: 'Person Picking Up', required: true, search: true, max: 150 }),
-    mbr_pckp_dt: date({ label: 'Pickup Date', required: true }),
+    mbr_pckp_dt: date({ label: 'Pickup Date', required: true, defaultValue: 'today' }),
     mbr_pckp_rsn: text({ label: 'Reason', max: 500 }),
     mbr_pckp_sts: select({ label: 'Status', options: ['Pending', 'Approved', 'Rejected', 'Picked Up'], required: true, defaultValue: 'Pending', search: true }),
     mbr_pckp_cmts: text({ label: 'Comments', multiline: true, max: 500 }),

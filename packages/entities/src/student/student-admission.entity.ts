@@ -14,7 +14,7 @@ export const studentAdmission = defineEntity({
   title: 'stud_admn_stud_nm',
   fields: {
     stud_admn_cd: code({ label: 'Application No' }),
-    stud_admn_dt: date({ label: 'Admission Date', required: true }),
+    stud_admn_dt: date({ label: 'Admission Date', required: true, defaultValue: 'today' }),
     stud_admn_stud_nm: text({ label: 'Student Name', required: true, search: true, max: 150 }),
     stud_admn_stud_dob: date({ label: 'Date of Birth' }),
     stud_admn_stud_mob: text({ label: 'Mobile', format: 'phone', search: true, max: 20 }),
