@@ -10,6 +10,7 @@ export interface FeeWorld {
   thisYear: number;
   lastYear: number;
   cls: number;
+  clsNm: string;
   secA: number;
   secB: number;
   term1: number;
@@ -24,7 +25,8 @@ export interface FeeWorld {
   next(): string;
   as(s: Session, module: string, page: string, acdmCd?: number): Session;
   created(s: Session, url: string, body: Row, key: string): Promise<number>;
-  student(sec: number, name?: string, acdmCd?: number, adm?: string): Promise<number>;
+  /** `more`: other student fields (father's name, ...). */
+  student(sec: number, name?: string, acdmCd?: number, adm?: string, more?: Row): Promise<number>;
   /** An employee holding these pages (module/page -> buttons), with or without 'his students only'. */
   employee(grants: Record<string, string>, dataChk: boolean, sections?: number[]): Promise<Session>;
 }
@@ -50,7 +52,8 @@ export async function feeWorld(srv: TestServer): Promise<FeeWorld> {
     thisYear: Number(years.find((y) => y.acdm_sts === true)?.acdm_cd),
     lastYear: Number(years.find((y) => y.acdm_sts === false)?.acdm_cd),
   } as FeeWorld;
-  w.cls = await created(as(admin, 'class_section', 'class'), '/api/class/', { cls_nm: `Class ${next()}` }, 'cls_cd');
+  w.clsNm = `Class ${next()}`;
+  w.cls = await created(as(admin, 'class_section', 'class'), '/api/class/', { cls_nm: w.clsNm }, 'cls_cd');
   w.secA = await created(as(admin, 'class_section', 'section'), '/api/section/', { sec_nm: 'A', cls_cd: w.cls }, 'sec_cd');
   w.secB = await created(as(admin, 'class_section', 'section'), '/api/section/', { sec_nm: 'B', cls_cd: w.cls }, 'sec_cd');
   const grp = as(admin, 'fee', 'fee_group');
@@ -68,8 +71,8 @@ export async function feeWorld(srv: TestServer): Promise<FeeWorld> {
   w.cash = await created(tnd, '/api/tender_type/', { tnd_typ_nm: `Cash ${tag}`, tnd_typ_sts: true }, 'tnd_typ_cd');
   w.cheque = await created(tnd, '/api/tender_type/', { tnd_typ_nm: `Cheque ${tag}`, tnd_typ_fld_val: 'Cheque No.', tnd_typ_sts: true }, 'tnd_typ_cd');
   w.off = await created(tnd, '/api/tender_type/', { tnd_typ_nm: `Card ${tag}`, tnd_typ_sts: false }, 'tnd_typ_cd');
-  w.student = async (sec, name = `Student ${next()}`, acdmCd = w.thisYear, adm = `ADM${next()}`) =>
-    created(as(admin, 'student', 'profile', acdmCd), '/api/student/', { stud_fs_nm: name, stud_adm_cd: adm, cls_cd: w.cls, sec_cd: sec }, 'stud_cd');
+  w.student = async (sec, name = `Student ${next()}`, acdmCd = w.thisYear, adm = `ADM${next()}`, more = {}) =>
+    created(as(admin, 'student', 'profile', acdmCd), '/api/student/', { stud_fs_nm: name, stud_adm_cd: adm, cls_cd: w.cls, sec_cd: sec, ...more }, 'stud_cd');
   w.employee = async (grants, dataChk, sections = []) => {
     const { session, usrCd } = await staffAccount(srv.app, admin, grants, dataChk, 'E');
     if (sections.length) {

@@ -8,6 +8,9 @@ import type { Row } from '../../engine/entity-hooks';
 import { localDateTime } from '../../lib/clock';
 import { badRequest, conflict, forbidden, HttpError } from '../../lib/http-error';
 import { fromPaise, toPaise } from '../../lib/paise';
+import { amountInWords } from '../../documents/amount-in-words';
+import { printSetup, sendPdf } from '../../documents/pdf-render';
+import { feeReceiptPdf } from './fee-receipt.document';
 import { collectFeeSchema, type CollectFeeInput } from './collect-fee.schema';
 import { studentDues, type DueLine } from './fee-dues';
 
@@ -36,7 +39,24 @@ export interface ReceiptLine {
 export interface Receipt {
   bill: Row;
   lines: ReceiptLine[];
-  institute: { inst_nm: string; inst_adr1: string | null; inst_adr2: string | null; inst_ph: string | null };
+  institute: { inst_nm: string; inst_adr1: string | null; inst_adr2: string | null; inst_ph: string | null; inst_eml: string | null };
+  /** As on the bill (name, class and section when collected), with the father's name from the student's record. */
+  student: { stud_fs_nm: string; stud_adm_cd: string; stud_fthr_nm: string | null; cls_nm: string | null; sec_nm: string | null };
+  /** '2026-27', the year whose receipt book the bill is in. */
+  academic_year: string;
+  tender: { tnd_typ_nm: string | null; reference_label: string | null; reference: string | null };
+  /** Who collected it (the signed-in user's full name at the counter). */
+  cashier: string;
+  /** The total as words, Indian numbering: 'Rupees Four Thousand ... and Fifty Paise Only'. */
+  amount_in_words: string;
+  /** The discount the paid lines carried. */
+  discount_total: string;
+  /**
+   * What the student still owed right after this bill: today's dues (fee-dues.ts, the one definition) plus
+   * whatever later active bills paid since. On a cancelled bill the bill's own amounts count as due again.
+   */
+  balance_due: string;
+  cancellation: { date: string; by: string; reason: string } | null;
 }
 
 /**
@@ -60,7 +80,7 @@ export async function studentFor(tx: DbOrTx, ctx: RequestContext, studCd: number
 
 export async function billReceipt(db: DbOrTx, ctx: RequestContext, feeCollCd: number): Promise<Receipt> {
   const bill = await getRow(db, billEntity, ctx, feeCollCd);
-  const lines = await rows<ReceiptLine>(
+  const rawLines = await rows<ReceiptLine>(
     db,
     sql`SELECT l.fee_coll_dtl_kind AS kind, l.fee_cd, l.fee_grp_cd, g.fee_grp_nm, t.feetyp_nm,
                l.fee_coll_dtl_amt::text AS amount, l.fee_coll_dtl_disc::text AS discount
@@ -71,8 +91,51 @@ export async function billReceipt(db: DbOrTx, ctx: RequestContext, feeCollCd: nu
         WHERE l.fee_coll_cd = ${feeCollCd}
         ORDER BY g.fee_grp_fee_str_dt, l.fee_coll_dtl_cd`,
   );
-  const [institute] = await rows<Receipt['institute']>(db, sql`SELECT inst_nm, inst_adr1, inst_adr2, inst_ph FROM institute WHERE inst_cd = ${ctx.instCd}`);
-  return { bill, lines: lines.map((l) => ({ ...l, fee_cd: l.fee_cd === null ? null : Number(l.fee_cd), fee_grp_cd: Number(l.fee_grp_cd) })), institute };
+  const lines = rawLines.map((l) => ({ ...l, fee_cd: l.fee_cd === null ? null : Number(l.fee_cd), fee_grp_cd: Number(l.fee_grp_cd) }));
+  const [institute] = await rows<Receipt['institute']>(db, sql`SELECT inst_nm, inst_adr1, inst_adr2, inst_ph, inst_eml FROM institute WHERE inst_cd = ${ctx.instCd}`);
+  // The bill's own year and student (the entity row leaves the year out: it is the request's scope).
+  const [extra] = await rows<{ acdm_cd: number; stud_cd: number; stud_fthr_nm: string | null; strt: number | null; tnd_fld: string | null; later: string }>(
+    db,
+    sql`SELECT b.acdm_cd, b.stud_cd, s.stud_fthr_nm, a.acdm_strt_yr AS strt, tt.tnd_typ_fld_val AS tnd_fld,
+               (SELECT coalesce(sum(b2.fee_coll_amt), 0)::text FROM fee_collection_bill b2
+                 WHERE b2.stud_cd = b.stud_cd AND b2.inst_cd = b.inst_cd AND b2.acdm_cd = b.acdm_cd
+                   AND b2.fee_coll_sts = 'Active' AND b2.fee_coll_cd > b.fee_coll_cd) AS later
+        FROM fee_collection_bill b
+        LEFT JOIN student s ON s.stud_cd = b.stud_cd
+        LEFT JOIN academic a ON a.acdm_cd = b.acdm_cd
+        LEFT JOIN tender_type tt ON tt.tnd_typ_cd = b.tnd_typ_cd
+        WHERE b.fee_coll_cd = ${feeCollCd}`,
+  );
+  const [cancel] =
+    bill.fee_coll_sts === 'Cancelled'
+      ? await rows<{ date: string; by: string; reason: string }>(
+          db,
+          sql`SELECT fee_cncl_dt::text AS date, cncl_by AS by, fee_cncl_rsn AS reason FROM cancel_fee
+              WHERE fee_cncl_fee_cd = ${feeCollCd} AND fee_cncl_undo_dt IS NULL ORDER BY fee_cncl_cd DESC LIMIT 1`,
+        )
+      : [];
+  const dues = await studentDues(db, ctx.instCd, Number(extra.acdm_cd), Number(extra.stud_cd));
+  const dueNow = dues.lines.reduce((a, l) => a + toPaise(l.due), 0);
+  const strt = extra.strt === null ? null : Number(extra.strt);
+  return {
+    bill,
+    lines,
+    institute,
+    student: {
+      stud_fs_nm: String(bill.stud_fs_nm ?? ''),
+      stud_adm_cd: String(bill.stud_adm_cd ?? ''),
+      stud_fthr_nm: extra.stud_fthr_nm ?? null,
+      cls_nm: (bill.cls_nm as string | null) ?? null,
+      sec_nm: (bill.sec_nm as string | null) ?? null,
+    },
+    academic_year: strt === null ? '' : `${strt}-${String((strt + 1) % 100).padStart(2, '0')}`,
+    tender: { tnd_typ_nm: (bill.tnd_typ_nm as string | null) ?? null, reference_label: extra.tnd_fld?.trim() || null, reference: (bill.fee_coll_ref as string | null) ?? null },
+    cashier: String(bill.fee_coll_by ?? ''),
+    amount_in_words: amountInWords(fromPaise(toPaise(String(bill.fee_coll_amt)))),
+    discount_total: fromPaise(lines.reduce((a, l) => a + toPaise(l.discount), 0)),
+    balance_due: fromPaise(dueNow + toPaise(extra.later)),
+    cancellation: cancel ? { date: cancel.date, by: cancel.by ?? '', reason: cancel.reason ?? '' } : null,
+  };
 }
 
 const lineName = (d: DueLine): string => (d.kind === 'Late Fee' ? `Late Fee (${d.fee_grp_nm})` : `${d.feetyp_nm} (${d.fee_grp_nm})`);
@@ -222,9 +285,29 @@ export function registerCollectFeeRoutes(app: FastifyInstance, db: Db): void {
     return { ...receipt, repeated };
   });
 
-  app.get('/api/fee_collection/bill/:fee_coll_cd', { config: { access: { kind: 'page', pages: receiptPages } }, schema: { tags, summary: 'A bill as a receipt (reprint)' } }, async (req) => {
-    const id = Number((req.params as { fee_coll_cd: string }).fee_coll_cd);
+  const billId = (params: unknown): number => {
+    const id = Number((params as { fee_coll_cd: string }).fee_coll_cd);
     if (!Number.isInteger(id) || id <= 0) throw badRequest('The bill code must be a number.');
-    return billReceipt(db, mustCtx(req), id);
+    return id;
+  };
+  app.get('/api/fee_collection/bill/:fee_coll_cd', { config: { access: { kind: 'page', pages: receiptPages } }, schema: { tags, summary: 'A bill as a receipt (reprint)' } }, async (req) => {
+    return billReceipt(db, mustCtx(req), billId(req.params));
   });
+
+  // The same receipt as a PDF to print: the same access and the same data as the JSON receipt above.
+  app.get(
+    '/api/fee_collection/bill/:fee_coll_cd/pdf',
+    {
+      config: { access: { kind: 'page', pages: receiptPages } },
+      schema: { tags, summary: 'A bill as a printable PDF receipt (?size=A5|A4, ?lang=english|tamil)' },
+    },
+    async (req, reply) => {
+      const ctx = mustCtx(req);
+      const id = billId(req.params);
+      const setup = await printSetup(db, ctx.instCd, req.query, 'A5');
+      const receipt = await billReceipt(db, ctx, id);
+      const pdf = await feeReceiptPdf(receipt, setup, ctx.user.usr_full_nm, localDateTime());
+      return sendPdf(reply, pdf, `receipt-${String(receipt.bill.fee_coll_bill_no)}.pdf`);
+    },
+  );
 }
