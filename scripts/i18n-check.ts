@@ -30,7 +30,7 @@ export function expectedKeys(): Map<string, string> {
       if (f.kind !== 'select') continue;
       for (const o of f.options.filter((v) => KEY_SAFE.test(v))) keys.set(`option.${e.name}.${name}.${o}`, f.optionLabels?.[o] ?? o);
     }
-    for (const b of [...fieldButtons(e), ...(e.workflowButtons ?? [])]) if (!keys.has(`btn.${b.button}`)) keys.set(`btn.${b.button}`, b.label);
+    for (const b of [...fieldButtons(e), ...(e.workflowButtons ?? []), ...(e.documents ?? [])]) if (!keys.has(`btn.${b.button}`)) keys.set(`btn.${b.button}`, b.label);
     // The texts the grid's workflow dialog looks up (apps/web/src/engine/workflow-buttons.ts).
     for (const b of e.workflowButtons ?? []) {
       keys.set(`workflow.${e.name}.${b.button}.confirm`, b.confirm);

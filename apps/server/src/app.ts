@@ -14,6 +14,9 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { keepStatistics } from './db/statistics';
 import { registerCrudRoutes } from './engine/crud.routes';
+import { registerDocumentRoutes } from './engine/document.routes';
+import { renderCertificate } from './documents/certificate.document';
+import { registerCertificateHooks } from './hooks/certificate.hooks';
 import { registerCustomReportHooks } from './hooks/custom-report.hooks';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
 import { registerFeeHooks } from './hooks/fee.hooks';
@@ -62,6 +65,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     registerUserPermissionHooks();
     registerStudentDiscountHooks();
     registerFeeHooks();
+    registerCertificateHooks();
     hooksRegistered = true;
   }
 
@@ -143,6 +147,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerEnterMarksRoutes(app, db);
   registerMarkListRoutes(app, db);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
+  registerDocumentRoutes(app, db, { 'certificate/print': renderCertificate });
 
   if (cfg.webDist && existsSync(join(cfg.webDist, 'index.html'))) {
     await app.register(fastifyStatic, {

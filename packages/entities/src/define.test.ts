@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiUrl, bodySchema, bool, code, createdValue, date, defineEntity, fieldButtons, fieldSchema, money, number, rangeIssues, requiredMessage, select, text } from './define';
 import { entities, entity } from './registry';
+import { findPage } from './pages';
 
 describe('body schema from a declaration', () => {
   const religion = entity('religion');
@@ -238,6 +239,25 @@ describe('workflow buttons', () => {
       ['cancel_bill', 'cancel', 'Active', true],
       ['undo_cancel', 'undo-cancel', 'Cancelled', false],
     ]);
+  });
+});
+
+describe('document buttons', () => {
+  const fields = { x_cd: code(), x_nm: text({ label: 'N' }) };
+  const base = { name: 'x', table: 'x', key: 'x_cd', scope: 'global', label: 'X', title: 'x_nm', fields } as const;
+  const print = { button: 'print', label: 'Print', path: 'pdf' } as const;
+
+  it('refuses a standard or repeated button name, an absolute path and a row without the get route', () => {
+    expect(defineEntity({ ...base, documents: [print] }).documents).toEqual([print]);
+    expect(() => defineEntity({ ...base, documents: [{ ...print, button: 'view' }] })).toThrow(/repeats another button/);
+    expect(() => defineEntity({ ...base, documents: [print, print] })).toThrow(/repeats another button/);
+    expect(() => defineEntity({ ...base, documents: [{ ...print, path: '/api/x/pdf' }] })).toThrow(/relative path/);
+    expect(() => defineEntity({ ...base, routes: ['list'], documents: [print] })).toThrow(/needs the get route/);
+  });
+
+  it("gives the certificate page a 'print' button for the selected certificate's PDF, which the page grants", () => {
+    expect(entity('certificate').documents).toEqual([{ button: 'print', label: 'Print', path: 'pdf' }]);
+    expect(findPage('student', 'certificate')?.buttons).toContain('print');
   });
 });
 

@@ -78,7 +78,7 @@ export const pages: readonly PageDef[] = [
   p('student', 'admission', 'Admission', 'student_admission', ['admit']),
   p('student', 'profile', 'Student Profile', 'student'),
   p('student', 'wallet', 'Wallet', 'wallet'),
-  p('student', 'certificate', 'Certificate', 'certificate'),
+  p('student', 'certificate', 'Certificate', 'certificate', ['print']),
   p('student', 'promotion', 'Promotion', 'promotion'),
   p('student', 'interchange', 'Interchange', 'student_interchange'),
   p('student', 'assignment', 'Assignment', 'student_assignment', ['take_action']),

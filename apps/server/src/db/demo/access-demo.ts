@@ -59,7 +59,7 @@ function plans(d: OfficeDemo): GroupPlan[] {
       pages: [
         ['student', 'admission', 'create,edit,view,admit'],
         ['student', 'profile', 'create,edit,view,export'],
-        ['student', 'certificate', 'create,view,export'],
+        ['student', 'certificate', 'create,view,export,print'],
         ['institute', 'circular', 'create,edit,view'],
         ['institute', 'holiday', 'view'],
         ['employee', 'attendance', 'create,edit,view'],

@@ -300,9 +300,10 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
     const stud = prevStud.get(String(x.row.stud_adm_cd));
     if (stud === undefined) continue;
     const on = addDays(lastDay, -r.int(5, 40));
-    for (const nm of ['Transfer Certificate', 'Conduct Certificate']) {
-      certs.push({ inst_cd: d.instCd, acdm_cd: prevCd, stud_cd: stud, cert_fct_nm: nm, cert_fct_crt_dt: on, usr_nm: me?.usr_full_nm ?? 'Administrator', crt_by: d.admin });
-    }
+    // Kinds and what a TC states; the numbers are given with this year's certificates (student-office-demo).
+    const cert = { inst_cd: d.instCd, acdm_cd: prevCd, stud_cd: stud, cert_fct_crt_dt: on, cert_fct_cndct: 'Good', usr_nm: me?.usr_full_nm ?? 'Administrator', crt_by: d.admin };
+    certs.push({ ...cert, cert_fct_typ: 'Transfer Certificate', cert_fct_nm: 'Transfer Certificate', cert_fct_lvng_dt: on, cert_fct_lvng_rsn: 'Completed the year; joining another school' });
+    certs.push({ ...cert, cert_fct_typ: 'Conduct', cert_fct_nm: 'Conduct Certificate' });
   }
   await d.add('certificate', certs);
 

@@ -102,27 +102,37 @@ async function wallets(o: Office): Promise<void> {
 async function certificates(o: Office): Promise<void> {
   const r = o.d.rng('certificates');
   const list: Row[] = [];
-  const issue = (k: Kid, nm: string, on: string): void => {
-    list.push(base(o, { stud_cd: k.stud_cd, cert_fct_nm: nm, cert_fct_crt_dt: on, usr_nm: o.adminName }));
+  const issue = (k: Kid, kind: string, nm: string, on: string, more: Row = {}): void => {
+    list.push(base(o, { stud_cd: k.stud_cd, cert_fct_typ: kind, cert_fct_nm: nm, cert_fct_crt_dt: on, usr_nm: o.adminName, ...more }));
   };
   const span = Math.max(0, Math.round((Date.parse(o.d.today) - Date.parse(o.yearStart)) / 86_400_000));
   const leaving = new Set<number>();
   for (let i = 0; i < (o.d.kind === 'school' ? 3 : 2); i++) leaving.add(r.pick(o.kids).stud_cd);
+  const purposes = ['To open a savings bank account', 'For the scholarship application', 'For the bus pass', 'For the passport application'];
+  const reasons = ["Parent's transfer to another town", 'Family moving to another city', 'Admission in another school nearer home'];
   for (const k of o.kids) {
     if (leaving.has(k.stud_cd)) {
       // Leaving this week: the transfer and conduct certificates go together.
-      issue(k, 'Transfer Certificate', o.d.today);
-      issue(k, 'Conduct Certificate', o.d.today);
+      const conduct = r.pick(['Very Good', 'Good', 'Excellent']);
+      issue(k, 'Transfer Certificate', 'Transfer Certificate', o.d.today, { cert_fct_lvng_dt: o.d.today, cert_fct_lvng_rsn: r.pick(reasons), cert_fct_cndct: conduct });
+      issue(k, 'Conduct', 'Conduct Certificate', o.d.today, { cert_fct_cndct: conduct });
     } else if (r.chance(0.05)) {
       // For a bank account, a scholarship or a bus pass: any working day of the year so far.
       const on = nextWorkday(addDays(o.yearStart, r.int(3, Math.max(3, span))));
-      issue(k, 'Bonafide Certificate', on > o.d.today ? o.d.today : on);
+      issue(k, 'Bonafide', 'Bonafide Certificate', on > o.d.today ? o.d.today : on, { cert_fct_prps: r.pick(purposes) });
     } else if (r.chance(0.01)) {
-      issue(k, 'Conduct Certificate', addDays(o.d.today, -r.int(1, Math.max(1, Math.min(60, span)))));
+      issue(k, 'Conduct', 'Conduct Certificate', addDays(o.d.today, -r.int(1, Math.max(1, Math.min(60, span)))), { cert_fct_cndct: r.pick(['Very Good', 'Good']) });
     }
   }
   list.sort((a, b) => String(a.cert_fct_crt_dt).localeCompare(String(b.cert_fct_crt_dt)));
   await o.d.add('certificate', list);
+  // The institute's one running series, last year's leavers' certificates first (written before these), in
+  // the order issued: what the server's certificate hooks give a certificate made on the page.
+  await o.d.tx.execute(
+    sql`UPDATE certificate c SET cert_fct_nmb = n.k
+        FROM (SELECT cert_fct_cd, row_number() OVER (ORDER BY cert_fct_crt_dt, cert_fct_cd)::int AS k FROM certificate WHERE inst_cd = ${o.d.instCd}) n
+        WHERE n.cert_fct_cd = c.cert_fct_cd`,
+  );
 }
 
 /**

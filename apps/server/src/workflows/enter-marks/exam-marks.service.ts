@@ -35,7 +35,7 @@ export function requireYear(ctx: RequestContext): number {
  * Under data_chk a section is the user's when this year's subject mapping names them on it (the student
  * grid's rule); entering marks asks more: the mapping must name them for that very subject.
  */
-const mapped = (ctx: RequestContext, acdmCd: number, sec: SQL, sub?: SQL) =>
+export const mapped = (ctx: RequestContext, acdmCd: number, sec: SQL, sub?: SQL) =>
   sql`EXISTS (SELECT 1 FROM subject_detail d WHERE d.sec_cd = ${sec} ${sub ? sql`AND d.sub_cd = ${sub}` : sql``}
               AND d.usr_cd = ${ctx.user.usr_cd} AND d.inst_cd = ${ctx.instCd} AND d.acdm_cd = ${acdmCd})`;
 

@@ -2,9 +2,14 @@ import { findPage } from '@campus/entities/pages';
 import type { FastifyInstance } from 'fastify';
 import { mustCtx, type RequestContext } from '../../access/request-context';
 import { rows, sql, type Db, type DbOrTx } from '../../db/client';
+import { academicYearLabel, printedBy } from '../../documents/exam-print';
+import { markSheetDocument } from '../../documents/mark-sheet.document';
+import { printSetup, renderPdf, sendPdf } from '../../documents/pdf-render';
+import { reportCardDocument } from '../../documents/report-card.document';
 import { badRequest } from '../../lib/http-error';
 import { examOf, markRowsOf, requireYear, type ExamChoice, type MarkRowChoice } from '../enter-marks/exam-marks.service';
-import { markListSchema } from './mark-list.schema';
+import { markListSchema, studentParamSchema } from './mark-list.schema';
+import { reportCardOf } from './report-card.service';
 
 const markListPage = [findPage('exam', 'mark_list')!];
 
@@ -105,4 +110,24 @@ export function registerMarkListRoutes(app: FastifyInstance, db: Db): void {
   // Section 7 lists /api/mark/list among the list grids: the same rows for ?exm_cd=, so a GET is not read
   // as the record 'list' of /api/mark/:id.
   app.get('/api/mark/list', { config, schema: { tags: ['Mark'], summary: "An exam's mark list (?exm_cd=)" } }, async (req) => markListOf(db, mustCtx(req), examCode(req.query)));
+
+  // The printed mark sheet and report card show what the page shows, so they ask what its read asks: the
+  // page, and under data_chk the user's own sections (markListOf / reportCardOf). ?size=A4|A5, ?lang=.
+  app.get('/api/mark/list/pdf', { config, schema: { tags: ['Mark'], summary: "An exam's mark sheet as PDF (?exm_cd=&size=&lang=)" } }, async (req, reply) => {
+    const ctx = mustCtx(req);
+    const exmCd = examCode(req.query);
+    const setup = await printSetup(db, ctx.instCd, req.query, 'A4');
+    const list = await markListOf(db, ctx, exmCd);
+    const doc = markSheetDocument(list, setup, await academicYearLabel(db, ctx.acdmCd), printedBy(setup, ctx));
+    return sendPdf(reply, await renderPdf(doc), `mark-sheet-${list.exam.exm_nm}-${list.exam.cls_nm}-${list.exam.sec_nm}.pdf`);
+  });
+  app.get('/api/mark/report_card/:stud_cd/pdf', { config, schema: { tags: ['Mark'], summary: "A student's report card across the year's exams as PDF" } }, async (req, reply) => {
+    const ctx = mustCtx(req);
+    const p = studentParamSchema.safeParse(req.params);
+    if (!p.success) throw badRequest(p.error.issues[0]?.message ?? 'Invalid student.');
+    const setup = await printSetup(db, ctx.instCd, req.query, 'A5');
+    const card = await reportCardOf(db, ctx, p.data.stud_cd);
+    const doc = reportCardDocument(card, setup, await academicYearLabel(db, ctx.acdmCd), printedBy(setup, ctx));
+    return sendPdf(reply, await renderPdf(doc), `report-card-${card.student.stud_adm_cd}.pdf`);
+  });
 }
