@@ -40,11 +40,11 @@ describe('DashboardPage', () => {
     expect(screen.queryByTestId('dashboard-fees')).toBeNull();
   });
 
-  it('shows money with 2 decimals, rounded on the decimal string', async () => {
+  it('shows money with 2 decimals in Indian grouping, rounded on the decimal string', async () => {
     // 0.285 as a float is 0.28499999...; the string must still round to 0.29.
     body = { students: 1500, employees: 0, attendanceToday: 0, feesCollected: '1234567.285' };
     renderDashboard();
-    expect(await within(tile('fees')).findByText('1,234,567.29')).toBeTruthy();
+    expect(await within(tile('fees')).findByText('12,34,567.29')).toBeTruthy();
     expect(within(tile('students')).getByText('1,500')).toBeTruthy();
     // A real zero (employees, attendance) is a count, not "not set up".
     expect(within(tile('attendance')).getByText('0')).toBeTruthy();
@@ -68,6 +68,7 @@ describe('tile values', () => {
     expect(moneyText(null)).toBeNull();
     expect(moneyText('0')).toBe('0.00');
     expect(moneyText('1.005')).toBe('1.01');
+    expect(moneyText('100000.5')).toBe('1,00,000.50');
     expect(moneyText(undefined)).toBe('—');
   });
 });

@@ -38,11 +38,14 @@ export function countText(n: number | null | undefined): string | null {
   return typeof n === 'number' ? n.toLocaleString('en-IN') : NO_VALUE;
 }
 
-/** Money with 2 decimals, formatted on the decimal string itself (never through a float); null: not set up. */
+/**
+ * Money as the grids show it (formatMoney: 2 decimals, Indian grouping, 1,00,000.50), formatted on the
+ * decimal string itself (never through a float); null: not set up.
+ */
 export function moneyText(value: string | number | null | undefined): string | null {
   if (value === null) return null;
   if (value === undefined) return NO_VALUE;
-  return formatMoney(value, { group: true }) || NO_VALUE;
+  return formatMoney(value) || NO_VALUE;
 }
 
 export function DashboardPage() {

@@ -1,3 +1,4 @@
+import type { FieldKind } from '@campus/entities/define';
 import type { ColumnState } from 'ag-grid-community';
 
 /**
@@ -38,4 +39,38 @@ export function parseSavedLayout(raw: unknown): SavedLayout | null {
 export function layoutFor(settings: readonly { tbl_setg_tbl_nm: string; tbl_setg_obj: unknown }[], tableName: string): SavedLayout | null {
   const row = settings.find((s) => s.tbl_setg_tbl_nm === tableName);
   return row ? parseSavedLayout(row.tbl_setg_obj) : null;
+}
+
+/** Spec section 9: default and minimum column width. */
+export const MIN_COLUMN_WIDTH = 100;
+
+/**
+ * Room a heading needs beside its text: the cell's side padding (8 + 8), the sort arrow that appears beside
+ * a sorted heading (16 and its gap) and the resize grip, plus a few pixels so that rounding never ellipsises.
+ */
+export const HEADER_EXTRA = 48;
+/** Side padding of a cell (8 + 8) and a little slack for rounding. */
+export const CELL_EXTRA = 22;
+
+/**
+ * Widest a column grows for its content: a long reason or address is cut there rather than pushing every
+ * other column off screen (its full text is in the View form and the export). Short kinds never need more.
+ */
+const MAX_WIDTH: Readonly<Partial<Record<FieldKind, number>>> = { text: 300, link: 260, select: 220, json: 240 };
+const DEFAULT_MAX_WIDTH = 200;
+
+/** Text width in pixels, as the grid draws a heading ('header', bold) or a cell ('cell'). */
+export type MeasureText = (text: string, where: 'header' | 'cell') => number;
+
+/**
+ * A column's starting width: enough for its heading and for the widest value on the page (values up to
+ * their kind's cap), never under the spec's 100 px. Measured from the texts rather than from rendered cells, so a
+ * column scrolled out of view (or hidden, then shown from the Columns menu) is sized like the others.
+ */
+export function columnWidth(kind: FieldKind, header: string, cells: readonly string[], measure: MeasureText): number {
+  let content = 0;
+  for (const text of cells) if (text !== '') content = Math.max(content, measure(text, 'cell') + CELL_EXTRA);
+  // The cap bounds values only: a heading is always shown whole (a Tamil heading may be long).
+  const heading = measure(header, 'header') + HEADER_EXTRA;
+  return Math.ceil(Math.max(MIN_COLUMN_WIDTH, heading, Math.min(content, MAX_WIDTH[kind] ?? DEFAULT_MAX_WIDTH)));
 }

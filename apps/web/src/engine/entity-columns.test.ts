@@ -1,7 +1,7 @@
-import { entity } from '@campus/entities/registry';
+import { entities, entity } from '@campus/entities/registry';
 import { bool, code, defineEntity, json, link, money, password, text } from '@campus/entities/define';
 import { describe, expect, it } from 'vitest';
-import { deriveColumns, orderColumns, searchableLabels, translateColumns } from './entity-columns';
+import { chosenColumns, deriveColumns, orderColumns, searchableLabels, translateColumns } from './entity-columns';
 import type { Translate } from './entity-labels';
 
 const sample = defineEntity({
@@ -19,11 +19,12 @@ const sample = defineEntity({
     smp_on: bool({ label: 'On' }),
     smp_raw: json({ label: 'Raw', gridHidden: true }),
     smp_pwd: password({ label: 'Password' }),
+    smp_idem: text({ label: 'Idempotency Key', internal: true, formHidden: true }),
   },
 });
 
 describe('deriveColumns', () => {
-  it('keeps declaration order and drops passwords', () => {
+  it('keeps declaration order and drops passwords and machine internals', () => {
     expect(deriveColumns(sample).map((c) => c.colId)).toEqual(['smp_cd', 'smp_nm', 'smp_amt', 'smp_rl', 'smp_on', 'smp_raw']);
   });
 
@@ -53,6 +54,24 @@ describe('deriveColumns', () => {
     const cols = deriveColumns(entity('employee'));
     expect(cols.some((c) => c.colId === 'usr_pwd')).toBe(false);
     expect(cols.find((c) => c.colId === 'usr_typ')?.valueField).toBe('rl_nm');
+  });
+});
+
+describe('machine internals', () => {
+  it("are offered nowhere: not as a column, so neither in the Columns menu nor in a saved report's columns", () => {
+    const bills = entity('collected_fee');
+    const cols = deriveColumns(bills);
+    expect(cols.map((c) => c.label)).not.toContain('Idempotency Key');
+    expect(cols.some((c) => c.colId === 'fee_coll_idem_key')).toBe(false);
+    expect(chosenColumns(bills, ['fee_coll_bill_no', 'fee_coll_idem_key']).map((c) => c.colId)).toEqual(['fee_coll_bill_no']);
+    expect(chosenColumns(sample, ['smp_idem', 'smp_nm']).map((c) => c.colId)).toEqual(['smp_nm']);
+  });
+
+  it('are declared on every key a retry carries, in every entity', () => {
+    // A field named like an idempotency key or a row version that is still a column would be offered to the office.
+    for (const e of entities) {
+      for (const c of deriveColumns(e)) expect(c.colId, `${e.name}.${c.colId}`).not.toMatch(/idem|row_ver/);
+    }
   });
 });
 

@@ -38,10 +38,19 @@ export function columnOf(name: string, f: Field): ColumnSpec {
   };
 }
 
-/** Columns in declaration order. Passwords are never listed: the server never returns them. */
+/**
+ * Whether a field may be a column at all. Passwords never are (the server never returns them), nor machine
+ * internals such as an idempotency key: the grid, its Columns menu and the export all take their columns
+ * from here, so none of them can offer one.
+ */
+export function isListable(f: Field): boolean {
+  return f.kind !== 'password' && f.internal !== true;
+}
+
+/** Columns in declaration order. */
 export function deriveColumns(entity: AnyEntity): ColumnSpec[] {
   return Object.entries(entity.fields)
-    .filter(([, f]) => f.kind !== 'password')
+    .filter(([, f]) => isListable(f))
     .map(([name, f]) => columnOf(name, f));
 }
 
@@ -52,7 +61,7 @@ export function deriveColumns(entity: AnyEntity): ColumnSpec[] {
 export function chosenColumns(entity: AnyEntity, names: readonly string[] | undefined): ColumnSpec[] {
   if (!names?.length) return deriveColumns(entity);
   return names
-    .filter((n) => Object.hasOwn(entity.fields, n) && entity.fields[n].kind !== 'password')
+    .filter((n) => Object.hasOwn(entity.fields, n) && isListable(entity.fields[n]))
     .map((n) => ({ ...columnOf(n, entity.fields[n]), hidden: false }));
 }
 

@@ -31,7 +31,7 @@ import { useTranslation } from 'react-i18next';
 import { HttpError } from '../lib/http-client';
 import { toast } from '../lib/toast';
 import { formatColumnCell } from './cell-format';
-import type { SavedLayout } from './column-layout';
+import { columnWidth, MIN_COLUMN_WIDTH, type MeasureText, type SavedLayout } from './column-layout';
 import type { EntityRow } from './entity-api';
 import type { ColumnSpec } from './entity-columns';
 import { gridLocaleText } from './grid-locale';
@@ -62,11 +62,15 @@ ModuleRegistry.registerModules([
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);
 
+// Column widths are measured in this font (textMeasurer): keep the two in step.
+const FONT_SIZE = 13;
+const HEADER_FONT_WEIGHT = 600;
+
 const gridTheme = themeQuartz.withParams({
   fontFamily: 'inherit',
-  fontSize: 13,
-  headerFontSize: 13,
-  headerFontWeight: 600,
+  fontSize: FONT_SIZE,
+  headerFontSize: FONT_SIZE,
+  headerFontWeight: HEADER_FONT_WEIGHT,
   wrapperBorderRadius: 4,
   cellHorizontalPadding: 8,
 });
@@ -74,7 +78,7 @@ const gridTheme = themeQuartz.withParams({
 // Spec section 9: row height 25, header height 30, default and minimum column width 100.
 const ROW_HEIGHT = 25;
 const HEADER_HEIGHT = 30;
-const COLUMN_WIDTH = 100;
+const COLUMN_WIDTH = MIN_COLUMN_WIDTH;
 
 /** Rows arrive sorted by the server; returning 0 keeps that order when the header shows a sort. */
 const keepServerOrder = (): number => 0;
@@ -82,16 +86,51 @@ const keepServerOrder = (): number => 0;
 const defaultColDef: ColDef<EntityRow> = { width: COLUMN_WIDTH, minWidth: COLUMN_WIDTH, resizable: true, sortable: true };
 
 /**
- * Sizes columns to their header and cells, so that 'Full Name' or an institute's name is not cut to
- * 'Full Na…'; when that leaves room on a wide screen, the columns stretch to fill it.
+ * Text widths as the grid draws them, in the page's own font. A canvas measures without laying anything
+ * out; where there is none (jsdom) an average letter width stands in.
  */
-function fitColumns(api: GridApi<EntityRow>, available: number): void {
-  api.autoSizeAllColumns();
-  const used = api.getAllDisplayedColumns().reduce((sum, c) => sum + c.getActualWidth(), 0);
+function textMeasurer(box: HTMLElement | null): MeasureText {
+  const ctx = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(1, 1).getContext('2d');
+  const family = box ? getComputedStyle(box).fontFamily || 'sans-serif' : 'sans-serif';
+  const cache = new Map<string, number>();
+  return (text, where) => {
+    const key = `${where}\u0000${text}`;
+    let width = cache.get(key);
+    if (width === undefined) {
+      if (ctx) {
+        ctx.font = `${where === 'header' ? HEADER_FONT_WEIGHT : 400} ${FONT_SIZE}px ${family}`;
+        width = ctx.measureText(text).width;
+      } else {
+        width = text.length * FONT_SIZE * 0.6;
+      }
+      cache.set(key, width);
+    }
+    return width;
+  };
+}
+
+/**
+ * Sizes every column, shown or not, to its heading and to the values on the page (columnWidth), so that
+ * 'Admission No' or a child's name is never cut to 'Admissi…'. AG Grid's own auto-size only measures the
+ * columns it has drawn, and leaves those scrolled out of view at 100 px. When the columns leave room on a
+ * wide screen they stretch to fill it; when they do not (a phone), the grid scrolls sideways.
+ */
+function sizeColumns(api: GridApi<EntityRow>, columns: readonly ColumnSpec[], format: (c: ColumnSpec, row: EntityRow) => string, box: HTMLElement | null): void {
+  const measure = textMeasurer(box);
+  const rows: EntityRow[] = [];
+  api.forEachNode((n) => {
+    if (n.data) rows.push(n.data);
+  });
+  api.applyColumnState({
+    state: columns.map((c) => ({ colId: c.colId, width: columnWidth(c.kind, c.label, rows.map((r) => format(c, r)), measure) })),
+  });
   // Fit to the width left beside a vertical scrollbar (given, not measured: the bar may only appear once
-  // more rows arrive), so the last column's right-aligned numbers are never cut.
-  // Pinned columns (the checkbox) keep their width and are left out of what the centre may fill.
-  const pinned = api.getAllDisplayedColumns().filter((c) => c.getPinned()).reduce((sum, c) => sum + c.getActualWidth(), 0);
+  // more rows arrive), so the last column's right-aligned numbers are never cut. Pinned columns (the
+  // checkbox) keep their width and are left out of what the centre may fill.
+  const available = (box?.clientWidth ?? 0) - 22;
+  const displayed = api.getAllDisplayedColumns();
+  const used = displayed.reduce((sum, c) => sum + c.getActualWidth(), 0);
+  const pinned = displayed.filter((c) => c.getPinned()).reduce((sum, c) => sum + c.getActualWidth(), 0);
   if (used < available) api.sizeColumnsToFit(available - pinned);
 }
 
@@ -240,19 +279,28 @@ export function EntityGrid(props: EntityGridProps) {
     [onVisibleColumnsChange],
   );
 
+  /** The text a cell shows: what the columns are measured by. */
+  const cellText = useCallback((c: ColumnSpec, row: EntityRow) => formatColumnCell(entity, c.colId, row[c.valueField], t), [entity, t]);
+
+  // A saved layout (or the one carried over a language switch) carries its own widths, which win.
+  const layoutApplied = useRef(false);
+
   const onGridReady = useCallback(
     (e: GridReadyEvent<EntityRow>) => {
       apiRef.current = e.api;
       const carried = carriedState.current;
       carriedState.current = null;
       const layout = carried ?? savedLayout;
+      layoutApplied.current = !!layout;
       if (layout) e.api.applyColumnState({ state: layout, applyOrder: true });
+      // Headings whole from the start; the values are measured once the first rows are drawn.
+      else sizeColumns(e.api, columns, cellText, gridBoxRef.current);
       applySort(e.api, sortRef.current);
       reportColumns(e.api);
       // A restarted grid starts with nothing selected; the toolbar must not act on the old selection.
       if (carried) onSelectionChange([]);
     },
-    [savedLayout, reportColumns, onSelectionChange],
+    [savedLayout, reportColumns, onSelectionChange, columns, cellText],
   );
 
   // The controller's sort is the truth (it is in the URL, e.g. after back/forward); mirror it into the header.
@@ -310,7 +358,7 @@ export function EntityGrid(props: EntityGridProps) {
         api.applyColumnState({ state: layout, applyOrder: true });
       } else {
         api.resetColumnState();
-        api.sizeColumnsToFit();
+        sizeColumns(api, columns, cellText, gridBoxRef.current);
       }
       applySort(api, sortRef.current);
       setLayoutDirty(false);
@@ -341,9 +389,7 @@ export function EntityGrid(props: EntityGridProps) {
           // A saved layout carries its own widths; otherwise each column takes what its header and the
           // first page need (never under 100), and the columns share out any room that is left.
           onFirstDataRendered={(e) => {
-            if (savedLayout || carriedState.current) return;
-            // Less a scrollbar's width, so that filling the room never brings a horizontal scrollbar.
-            fitColumns(e.api, (gridBoxRef.current?.clientWidth ?? 0) - 22);
+            if (!layoutApplied.current) sizeColumns(e.api, columns, cellText, gridBoxRef.current);
           }}
           onGridReady={onGridReady}
           onSortChanged={onSortChanged}

@@ -3,7 +3,7 @@ import { createInstance } from 'i18next';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deriveColumns, translateColumns } from './entity-columns';
+import { deriveColumns, orderColumns, translateColumns } from './entity-columns';
 import type { Translate } from './entity-labels';
 import { buildSheet, exportCell, exportFileName } from './export-rows';
 
@@ -36,9 +36,25 @@ describe('buildSheet', () => {
     const money = { colId: 'amt', valueField: 'amt', label: 'Amount', kind: 'money', align: 'right', hidden: false, sortable: true, searchable: false } as const;
     const employee = { entity: entity('employee') };
     expect(exportCell(money, '1250.5', employee)).toBe(1250.5);
-    expect(buildSheet([money], [], employee).numFmts).toEqual(['#,##0.00']);
+    // A number Excel can sum, shown as the screen shows it: 1,00,000.50 (lakhs and crores grouped).
+    expect(buildSheet([money], [], employee).numFmts).toEqual(['[>=10000000]##\\,##\\,##\\,##0.00;[>=100000]##\\,##\\,##0.00;##,##0.00']);
     const role = deriveColumns(entity('employee')).find((c) => c.colId === 'usr_typ')!;
     expect(buildSheet([role], [{ usr_typ: 3, rl_nm: 'Teacher' }], employee).rows).toEqual([['Teacher']]);
+  });
+});
+
+describe('machine internals in the export', () => {
+  it("never writes a bill's idempotency key, even when asked for it by id", () => {
+    const bills = entity('collected_fee');
+    const row = { fee_coll_bill_no: 843, fee_coll_amt: '6100.00', fee_coll_idem_key: '6f1c0d3e-attempt', fee_coll_sts: 'Active' };
+    // As the list page builds it: the grid's visible ids ordered over the derived columns.
+    const sheet = buildSheet(orderColumns(deriveColumns(bills), ['fee_coll_bill_no', 'fee_coll_idem_key', 'fee_coll_amt', 'fee_coll_sts']), [row], { entity: bills });
+    expect(sheet.header).toEqual(['Bill No', 'Total Amount', 'Status']);
+    expect(sheet.rows).toEqual([[843, 6100, 'Active']]);
+    // Nor when no order is given: the default columns.
+    const all = buildSheet(orderColumns(deriveColumns(bills), []), [row], { entity: bills });
+    expect(all.header).not.toContain('Idempotency Key');
+    expect(all.rows[0]).not.toContain('6f1c0d3e-attempt');
   });
 });
 

@@ -53,8 +53,14 @@ export function exportCell(col: ColumnSpec, value: unknown, ctx: ExportContext):
   }
 }
 
+/**
+ * Excel's number format for money in the screen's Indian grouping (1,00,000.50): Excel has no lakh grouping
+ * of its own, so the commas are placed by size, for crores, for lakhs and below. The cell stays a number.
+ */
+export const INDIAN_MONEY_FORMAT = '[>=10000000]##\\,##\\,##\\,##0.00;[>=100000]##\\,##\\,##0.00;##,##0.00';
+
 function numFmtOf(col: ColumnSpec): string | undefined {
-  if (col.kind === 'money') return '#,##0.00';
+  if (col.kind === 'money') return INDIAN_MONEY_FORMAT;
   if (col.kind === 'date') return 'yyyy/mmm/dd';
   return undefined;
 }

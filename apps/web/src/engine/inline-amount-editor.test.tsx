@@ -66,7 +66,7 @@ async function renderPage(buttons: string) {
     return el;
   };
   // The grid is loaded lazily and draws in animation frames: slow on a busy machine.
-  await waitFor(() => expect(cell().textContent).toBe('1200.00'), { timeout: 15_000 });
+  await waitFor(() => expect(cell().textContent).toBe('1,200.00'), { timeout: 15_000 });
   return { ...result, cell };
 }
 
@@ -91,7 +91,7 @@ describe('inline amount edit', () => {
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0].url).toBe('/api/tuition/7');
     expect(puts[0].body).toEqual({ tu_amt: '1500.00', row_ver: 3 });
-    await waitFor(() => expect(cell().textContent).toBe('1500.00'));
+    await waitFor(() => expect(cell().textContent).toBe('1,500.00'));
     expect(shown).toContain('TUITION Updated Successfully.');
     // Double clicking the amount edited it; it did not open the row.
     expect(screen.queryByText('VIEW PAGE')).toBeNull();
@@ -100,7 +100,7 @@ describe('inline amount edit', () => {
     commit(await edit(cell()), '1600.5');
     await waitFor(() => expect(puts).toHaveLength(2));
     expect(puts[1].body).toEqual({ tu_amt: '1600.50', row_ver: 4 });
-    await waitFor(() => expect(cell().textContent).toBe('1600.50'));
+    await waitFor(() => expect(cell().textContent).toBe('1,600.50'));
   });
 
   it('ignores a non-numeric entry: the old value stays, nothing is sent, the user is told', async () => {
@@ -110,7 +110,7 @@ describe('inline amount edit', () => {
 
     await waitFor(() => expect(shown).toContain("'Amount' must be an amount with at most 2 decimals."));
     await waitFor(() => expect(screen.queryByTestId('inline-amount-editor')).toBeNull());
-    expect(cell().textContent).toBe('1200.00');
+    expect(cell().textContent).toBe('1,200.00');
     expect(puts).toHaveLength(0);
   });
 
@@ -127,7 +127,7 @@ describe('inline amount edit', () => {
     expect(fireEvent.keyDown(input, { key: '.' })).toBe(true);
     fireEvent.keyDown(input, { key: 'Escape', code: 'Escape' });
     await waitFor(() => expect(screen.queryByTestId('inline-amount-editor')).toBeNull());
-    expect(cell().textContent).toBe('1200.00');
+    expect(cell().textContent).toBe('1,200.00');
     expect(puts).toHaveLength(0);
   });
 
@@ -139,7 +139,7 @@ describe('inline amount edit', () => {
 
     await waitFor(() => expect(gets).toBe(2));
     expect(shown).toContain('This record was changed by someone else meanwhile. Reload it and try again.');
-    await waitFor(() => expect(cell().textContent).toBe('1200.00'));
+    await waitFor(() => expect(cell().textContent).toBe('1,200.00'));
   });
 
   it('restores the old value when the server refuses otherwise', async () => {
@@ -148,7 +148,7 @@ describe('inline amount edit', () => {
     commit(await edit(cell()), '1500');
 
     await waitFor(() => expect(shown).toContain("'Amount' is too large."));
-    await waitFor(() => expect(cell().textContent).toBe('1200.00'));
+    await waitFor(() => expect(cell().textContent).toBe('1,200.00'));
     expect(gets).toBe(1);
   });
 

@@ -44,26 +44,41 @@ describe('formatDateTime and export stamp', () => {
 });
 
 describe('formatMoney', () => {
-  it('pads and rounds on the string', () => {
-    expect(formatMoney('1234.5')).toBe('1234.50');
+  it('shows 2 decimals with Indian grouping, as the office writes amounts', () => {
+    expect(formatMoney(8000)).toBe('8,000.00');
+    expect(formatMoney('8000')).toBe('8,000.00');
+    expect(formatMoney(100000.5)).toBe('1,00,000.50');
+    expect(formatMoney('12345678.9')).toBe('1,23,45,678.90');
+    expect(formatMoney('999.999')).toBe('1,000.00');
+    expect(formatMoney('12')).toBe('12.00');
     expect(formatMoney('0')).toBe('0.00');
-    expect(formatMoney('1.005')).toBe('1.01');
-    expect(formatMoney('2.675')).toBe('2.68');
-    expect(formatMoney('-2.675')).toBe('-2.68');
-    expect(formatMoney('9999999999.995')).toBe('10000000000.00');
-    expect(formatMoney('0.1')).toBe('0.10');
-    expect(formatMoney(12)).toBe('12.00');
     expect(formatMoney('.5')).toBe('0.50');
   });
 
-  it('groups thousands when asked', () => {
-    expect(formatMoney('1234567.891', { group: true })).toBe('1,234,567.89');
-    expect(formatMoney('-999.999', { group: true })).toBe('-1,000.00');
-    expect(formatMoney('12', { group: true })).toBe('12.00');
+  it('keeps the sign in front of the grouped digits', () => {
+    expect(formatMoney('-100000.5')).toBe('-1,00,000.50');
+    expect(formatMoney(-8000)).toBe('-8,000.00');
+    expect(formatMoney('-0.001')).toBe('0.00');
+  });
+
+  it('rounds half away from zero on the string, never through a float', () => {
+    expect(formatMoney('1.005')).toBe('1.01');
+    expect(formatMoney('2.675')).toBe('2.68');
+    expect(formatMoney('-2.675')).toBe('-2.68');
+    expect(formatMoney('0.1')).toBe('0.10');
+    // Beyond a float's exact range the digits still come out as written.
+    expect(formatMoney('90071992547409.935')).toBe('9,00,71,99,25,47,409.94');
+    expect(formatMoney('9999999999.995')).toBe('10,00,00,00,000.00');
+  });
+
+  it('leaves grouping out for an amount input, which is typed ungrouped', () => {
+    expect(formatMoney('1234.5', { group: false })).toBe('1234.50');
+    expect(formatMoney(100000.5, { group: false })).toBe('100000.50');
   });
 
   it('is empty for nothing or nonsense', () => {
     expect(formatMoney(null)).toBe('');
+    expect(formatMoney(undefined)).toBe('');
     expect(formatMoney('')).toBe('');
     expect(formatMoney('abc')).toBe('');
     expect(formatMoney('1.2.3')).toBe('');

@@ -47,16 +47,24 @@ export function formatExportStamp(value: DateInput = new Date()): string {
   return parse(value)?.format(EXPORT_STAMP_FORMAT) ?? '';
 }
 
+/** '12345678' -> '1,23,45,678': the last three digits, then pairs (the Indian lakh/crore grouping). */
+function groupIndian(intPart: string): string {
+  if (intPart.length <= 3) return intPart;
+  const head = intPart.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',');
+  return `${head},${intPart.slice(-3)}`;
+}
+
 /**
- * A decimal string shown with 2 decimals, rounded half away from zero on the string itself (no float):
- * '1234.5' -> '1234.50', '1.005' -> '1.01'. With `group`, thousands are separated: '1,234.50'.
- * Empty or unreadable input gives ''.
+ * Money as every screen shows it: 2 decimals and Indian grouping, '100000.5' -> '1,00,000.50', rounded half
+ * away from zero on the decimal string itself (no float): '1.005' -> '1.01'. The one money format of the app
+ * (grids, forms, dashboard, workflow screens). `{ group: false }` gives the bare '100000.50' an amount input
+ * starts from, since a typed value is never grouped. Empty or unreadable input gives ''.
  */
 export function formatMoney(value: string | number | null | undefined, opts: { group?: boolean } = {}): string {
   const fixed = toFixedString(value, 2);
   if (fixed === null) return '';
-  if (!opts.group) return fixed;
+  if (opts.group === false) return fixed;
   const negative = fixed.startsWith('-');
   const [intPart = '0', frac = '00'] = (negative ? fixed.slice(1) : fixed).split('.');
-  return `${negative ? '-' : ''}${intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+  return `${negative ? '-' : ''}${groupIndian(intPart)}.${frac}`;
 }

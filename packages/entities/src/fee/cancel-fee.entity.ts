@@ -12,14 +12,16 @@ export const cancelFee = defineEntity({
   label: 'Cancelled Fee',
   title: 'fee_cncl_cd',
   fields: {
-    fee_cncl_cd: code(),
+    // The grid opens with the bill, the child, the amount, the cancellation and its undoing, which fits a
+    // 1366 px screen; the code, who billed it and the bill's date wait in the Columns menu.
+    fee_cncl_cd: code({ gridHidden: true }),
     // The cancelled bill, shown by its bill number.
     fee_cncl_fee_cd: link({ label: 'Bill No', to: 'collected_fee', display: 'fee_coll_bill_no', as: 'fee_coll_bill_no', readOnly: true }),
     fee_cncl_stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', readOnly: true, search: true }),
     fee_cncl_tot_amt: money({ label: 'Total Amount', readOnly: true }),
     // Names as they were at the time, like certificate's usr_nm: a later rename must not rewrite history.
-    bill_by: text({ label: 'Billed By', readOnly: true, search: true, max: 60 }),
-    fee_cncl_bill_dt: date({ label: 'Bill Date', readOnly: true }),
+    bill_by: text({ label: 'Billed By', readOnly: true, search: true, gridHidden: true, max: 60 }),
+    fee_cncl_bill_dt: date({ label: 'Bill Date', readOnly: true, gridHidden: true }),
     cncl_by: text({ label: 'Cancelled By', readOnly: true, search: true, max: 60 }),
     fee_cncl_dt: date({ label: 'Cancelled Date', readOnly: true }),
     fee_cncl_rsn: text({ label: 'Reason', readOnly: true, search: true, multiline: true, max: 500 }),

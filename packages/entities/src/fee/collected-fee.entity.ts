@@ -15,24 +15,27 @@ export const collectedFee = defineEntity({
   label: 'Fee Collected',
   title: 'fee_coll_bill_no',
   fields: {
+    // The grid opens with what the office reads off a bill (number, date, child, class, amount, status), which
+    // fits a 1366 px screen; time, discount, tender, reference and collector wait in the Columns menu.
     // The bill number is what the office reads; the internal code stays in the Columns menu.
     fee_coll_cd: code({ gridHidden: true }),
     // Consecutive per institute and academic year, allocated inside the collecting transaction.
     fee_coll_bill_no: number({ label: 'Bill No', readOnly: true, unique: true, min: 1 }),
     fee_coll_crt_dt: date({ label: 'Bill Date', readOnly: true }),
-    fee_coll_crt_tm: time({ label: 'Bill Time', readOnly: true }),
+    fee_coll_crt_tm: time({ label: 'Bill Time', readOnly: true, gridHidden: true }),
     stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', readOnly: true, search: true }),
     stud_adm_cd: text({ label: 'Admission No', readOnly: true, search: true, max: 40 }),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', readOnly: true }),
     sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', readOnly: true }),
     fee_coll_amt: money({ label: 'Total Amount', readOnly: true }),
-    fee_coll_disc_amt: money({ label: 'Discount', readOnly: true }),
-    tnd_typ_cd: link({ label: 'Tender Type', to: 'tender_type', display: 'tnd_typ_nm', as: 'tnd_typ_nm', readOnly: true }),
-    fee_coll_ref: text({ label: 'Reference', readOnly: true, search: true, max: 100 }),
-    fee_coll_by: text({ label: 'Collected By', readOnly: true, search: true, max: 150 }),
+    fee_coll_disc_amt: money({ label: 'Discount', readOnly: true, gridHidden: true }),
+    tnd_typ_cd: link({ label: 'Tender Type', to: 'tender_type', display: 'tnd_typ_nm', as: 'tnd_typ_nm', readOnly: true, gridHidden: true }),
+    fee_coll_ref: text({ label: 'Reference', readOnly: true, search: true, gridHidden: true, max: 100 }),
+    fee_coll_by: text({ label: 'Collected By', readOnly: true, search: true, gridHidden: true, max: 150 }),
     fee_coll_sts: select({ label: 'Status', options: ['Active', 'Cancelled'], defaultValue: 'Active', readOnly: true, search: true }),
     // The browser's key for one attempt: a retry or a double click returns the first bill, never a second.
-    fee_coll_idem_key: text({ label: 'Idempotency Key', readOnly: true, unique: true, formHidden: true, gridHidden: true, max: 64 }),
+    // A machine internal: never a column, a Columns-menu entry or an export column.
+    fee_coll_idem_key: text({ label: 'Idempotency Key', readOnly: true, unique: true, formHidden: true, internal: true, max: 64 }),
   },
   // 'His students only': the bill follows its student's section as it was when collected.
   ownership: { through: 'subject_detail', match: { sec_cd: 'sec_cd' }, user: 'usr_cd' },
