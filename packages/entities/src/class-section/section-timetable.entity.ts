@@ -11,7 +11,8 @@ export const sectionTimetable = defineEntity({
   fields: {
     tme_tbl_cd: code(),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true, search: true }),
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true }),
+    // A section of the chosen class: the form offers only those, the server refuses any other.
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
     tme_tbl_prd_strt_tme: time({ label: 'First Period Starts', required: true }),
     tme_tbl_prd_itvl: number({ label: 'Period Length (minutes)', required: true, min: 5, max: 240 }),
     tme_tbl_crt_dt: date({ label: 'Created Date', auto: 'created-at' }),
