@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A4, A5, firstPageInk, pdfInfo, pdfLetters, pdfText } from '../../test/pdf-check';
-import { letterhead, pageSizeOf, printDate, printLabels, printLanguageOf, printTime, renderPdf, tamilRuns, type Institute } from './pdf-render';
+import { letterhead, pageSizeOf, printDate, printMoney, printLabels, printLanguageOf, printTime, renderPdf, tamilRuns, type Institute } from './pdf-render';
 
 const school: Institute = {
   inst_cd: 1,
@@ -70,6 +70,19 @@ describe('pdf-render', () => {
     expect(printLabels('english', 'college')('receipt.class_section')).toBe('Course - Section');
     expect(printLabels('english', 'school')('receipt.class_section')).toBe('Class - Section');
     expect(() => printLabels('tamil', 'school')('no.such.key')).toThrow(/missing/);
+  });
+
+  it('writes money as the screen does: 2 decimals, Indian grouping', () => {
+    expect(['0', '5', '475.5', '4475.50', '12859', '100000.5', '12345678.9', '-1250'].map(printMoney)).toEqual([
+      '0.00',
+      '5.00',
+      '475.50',
+      '4,475.50',
+      '12,859.00',
+      '1,00,000.50',
+      '1,23,45,678.90',
+      '-1,250.00',
+    ]);
   });
 
   it('refuses unknown sizes and languages', () => {

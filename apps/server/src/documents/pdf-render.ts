@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { Content, TDocumentDefinitions, TFontDictionary } from 'pdfmake/interfaces';
 import { rows, sql, type DbOrTx } from '../db/client';
 import { badRequest, notFound } from '../lib/http-error';
+import { fromPaise, toPaise } from '../lib/paise';
 
 /**
  * Printed documents are PDFs made here, on the server, with pdfmake (which drives pdfkit/fontkit): the same
@@ -176,6 +177,18 @@ export function printTime(hms: string | null | undefined): string {
   if (!m) return '';
   const h = Number(m[1]);
   return `${String(h % 12 === 0 ? 12 : h % 12).padStart(2, '0')}:${m[2]}:${m[3] ?? '00'} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/**
+ * An amount as the screen shows it (apps/web/src/lib/format.ts formatMoney): 2 decimals, Indian grouping,
+ * '100000.5' -> '1,00,000.50'. From the decimal string, never a float.
+ */
+export function printMoney(amount: string | null | undefined): string {
+  const fixed = fromPaise(toPaise(amount ?? '0'));
+  const negative = fixed.startsWith('-');
+  const [whole, frac] = (negative ? fixed.slice(1) : fixed).split('.');
+  const grouped = whole.length <= 3 ? whole : `${whole.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',')},${whole.slice(-3)}`;
+  return `${negative ? '-' : ''}${grouped}.${frac}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 import type { Content, ContentText, TableCell } from 'pdfmake/interfaces';
-import { letterhead, printDate, printTime, renderPdf, type PrintSetup } from '../../documents/pdf-render';
-import { fromPaise, toPaise } from '../../lib/paise';
+import { letterhead, printDate, printMoney, printTime, renderPdf, type PrintSetup } from '../../documents/pdf-render';
+import { toPaise } from '../../lib/paise';
 import type { Receipt } from './collect-fee.handler';
 
-const money = (v: string | null | undefined): string => fromPaise(toPaise(v ?? '0'));
+const money = printMoney;
 
 /**
  * The fee receipt as paper: A5 by default (half a sheet, what a counter hands over), A4 on request. Everything

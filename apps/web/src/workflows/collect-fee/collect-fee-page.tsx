@@ -224,7 +224,12 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
                             value={payNow[k] ?? ''}
                             error={over}
                             aria-label={`${t('collect.pay_now', { defaultValue: 'Pay Now' })} ${l.feetyp_nm ?? ''} ${l.fee_grp_nm}`}
-                            onChange={(e) => setPayNow((p) => ({ ...p, [k]: sanitizeAmount(e.currentTarget.value) }))}
+                            onChange={(e) => {
+                              // Read the box now: React runs the updater later, when the event's
+                              // currentTarget is already null (the second key crashed the counter).
+                              const typed = sanitizeAmount(e.currentTarget.value);
+                              setPayNow((p) => ({ ...p, [k]: typed }));
+                            }}
                             styles={{ input: { textAlign: 'right' } }}
                           />
                         </Table.Td>

@@ -1,6 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { JSX } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildPagePermission, PagePermissionContext } from '../../app/page-permission-context';
 import { setAcademicYear, signIn } from '../../lib/session-store';
 import { adminUser } from '../../test-support/fixtures';
@@ -70,17 +70,56 @@ describe('fee counter entry points', () => {
     expect(counter.every((c) => c.headers.acdm_cd === '4' && c.headers.acdm_year === '2025-26')).toBe(true);
   });
 
-  it('reprints a bill, marking a cancelled one', async () => {
+  it('takes an amount typed key by key in Pay Now', async () => {
+    serve({ '/api/fee_collection/student/41/dues': dues });
+    const { router } = await render(<CollectFromStudentPage />, 'quick_fee_collection', 'view,create');
+    await router.navigate('/sms/fee/quick_fee_collection/view/41');
+    const box = await screen.findByLabelText('Pay Now Tuition Term 1');
+    // Each key is its own change event, as in a browser; the second one used to throw (currentTarget null).
+    let typed = '';
+    for (const ch of '4475.50') {
+      typed += ch;
+      fireEvent.change(box, { target: { value: typed } });
+    }
+    await waitFor(() => expect((box as HTMLInputElement).value).toBe('4475.50'));
+    expect(screen.getByTestId('collect-total').textContent).toBe('Total: 4475.50');
+  });
+
+  it('reprints a bill with what a receipt shows, marking a cancelled one, and prints the server PDF, not the page', async () => {
     const receipt = {
-      bill: { fee_coll_bill_no: 12, fee_coll_amt: '1000.00', fee_coll_sts: 'Cancelled', stud_fs_nm: 'Anu', stud_adm_cd: 'A-41', fee_coll_crt_dt: '2026-06-10' },
-      lines: [{ kind: 'Fee', fee_grp_nm: 'Term 1', feetyp_nm: 'Tuition', amount: '1000.00' }],
-      institute: { inst_nm: 'Campus School', inst_adr1: null, inst_adr2: null, inst_ph: null },
+      bill: { fee_coll_cd: 300, fee_coll_bill_no: 12, fee_coll_amt: '4475.5', fee_coll_sts: 'Cancelled', stud_fs_nm: 'Anu', stud_adm_cd: 'A-41', fee_coll_crt_dt: '2026-06-10' },
+      lines: [{ kind: 'Fee', fee_grp_nm: 'Term 1', feetyp_nm: 'Tuition', amount: '4475.50', discount: '0.00' }],
+      institute: { inst_nm: 'Campus School', inst_adr1: '12, Gandhi Road', inst_adr2: 'Erode 638001', inst_ph: null, inst_eml: null },
+      student: { stud_fs_nm: 'Anu', stud_adm_cd: 'A-41', stud_fthr_nm: 'Murugan', cls_nm: 'VI', sec_nm: 'A' },
+      academic_year: '2026-27',
+      tender: { tnd_typ_nm: 'Cheque', reference_label: 'Cheque No.', reference: '004512' },
+      cashier: 'Latha R',
+      amount_in_words: 'Rupees Four Thousand Four Hundred Seventy Five and Fifty Paise Only',
+      balance_due: '1250',
+      cancellation: { date: '2026-06-11', by: 'Administrator', reason: 'Paid twice' },
     };
-    serve({ '/api/fee_collection/bill/300': receipt });
+    serve({ '/api/fee_collection/bill/300/pdf': { pdf: true }, '/api/fee_collection/bill/300': receipt });
+    const pagePrint = vi.spyOn(window, 'print').mockImplementation(() => undefined);
+    URL.createObjectURL = vi.fn(() => 'blob:receipt');
+    URL.revokeObjectURL = vi.fn();
     const { router } = await render(<BillReceiptPage />, 'fee_collected', 'view');
     await router.navigate('/sms/fee/fee_collected/view/300');
-    await waitFor(() => expect(screen.getByTestId('receipt-total').textContent).toBe('1000.00'));
+    await waitFor(() => expect(screen.getByTestId('receipt-total').textContent).toBe('4,475.50'));
     expect(screen.getByTestId('receipt-cancelled').textContent).toBe('CANCELLED');
-    expect(screen.getByTestId('receipt-print')).toBeTruthy();
+    expect(screen.getByTestId('receipt-father').textContent).toBe('Murugan');
+    expect(screen.getByTestId('receipt-class').textContent).toBe('VI - A');
+    expect(screen.getByTestId('receipt-words').textContent).toBe(receipt.amount_in_words);
+    expect(screen.getByTestId('receipt-balance').textContent).toBe('1,250.00');
+    expect(screen.getByTestId('receipt-cashier').textContent).toBe('Latha R');
+    expect(screen.getByTestId('receipt-institute-address').textContent).toBe('12, Gandhi Road, Erode 638001');
+    expect(screen.getByText('Cheque, Cheque No.: 004512')).toBeTruthy();
+    expect(screen.getByTestId('receipt-cancellation').textContent).toContain('Paid twice');
+
+    fireEvent.click(screen.getByTestId('receipt-print'));
+    await waitFor(() => expect(document.querySelector('iframe#campus-print-frame')?.getAttribute('src')).toBe('blob:receipt'));
+    const pdfCall = calls.find((c) => c.url.startsWith('/api/fee_collection/bill/300/pdf'));
+    expect(pdfCall?.url).toMatch(/[?&]lang=english/);
+    expect(pdfCall?.url).toMatch(/[?&]size=A5/);
+    expect(pagePrint).not.toHaveBeenCalled();
   });
 });
