@@ -34,7 +34,6 @@ function release(): void {
 }
 
 function hold(url: string): void {
-  release();
   current = { url, timer: setTimeout(release, RELEASE_AFTER_MS) };
 }
 
@@ -62,6 +61,8 @@ function defaultTarget(): 'frame' | 'tab' {
  */
 export async function printPdf(path: string, opts: PrintPdfOptions = {}): Promise<void> {
   const target = opts.target ?? defaultTarget();
+  // A new print replaces the last one: its frame and URL go now, not when the new PDF arrives.
+  release();
   const tab = target === 'tab' ? window.open('', '_blank') : null;
   let blob: Blob;
   try {
