@@ -1,4 +1,4 @@
-import { hasRoute, type AnyEntity, type WorkflowButton } from '@campus/entities/define';
+import { hasRoute, type AnyEntity, type DocumentButton, type WorkflowButton } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
 import { ActionIcon, Button, Group, Skeleton, Stack, TextInput, Title, Tooltip } from '@mantine/core';
 import { useHotkeys, useMediaQuery } from '@mantine/hooks';
@@ -11,6 +11,7 @@ import {
   IconPencil,
   IconPlayerPlay,
   IconPlus,
+  IconPrinter,
   IconRefresh,
   IconSearch,
   IconToggleRight,
@@ -23,9 +24,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePagePermission } from '../app/page-permission-context';
 import { HttpError, http } from '../lib/http-client';
+import { printPdf } from '../lib/print-pdf';
 import { useSession } from '../lib/session-store';
 import { toast } from '../lib/toast';
 import { ActionDialog } from './action-dialog';
+import { documentUrl, permittedDocuments } from './document-buttons';
 import { layoutFor } from './column-layout';
 import { entityUrl, rowId, type EntityRow } from './entity-api';
 import { orderColumns, translateColumns } from './entity-columns';
@@ -114,6 +117,9 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const fieldButtons = permittedFieldButtons(entity, can);
   const inlineFields = inlineEditFields(entity, can('edit'));
   const flowButtons = permittedWorkflowButtons(entity, can);
+  const documentButtons = permittedDocuments(entity, can);
+  // The document being fetched for printing (its button), so a second click does not print it twice.
+  const [printing, setPrinting] = useState<string | null>(null);
 
   const userCode = user?.usr_cd ?? null;
   const savedLayout = useMemo(() => {
@@ -226,6 +232,19 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const onWorkflowButton = (b: WorkflowButton) => {
     const row = single();
     if (row) setFlow({ button: b, row });
+  };
+
+  /** The selected row's PDF, printed without the app around it (lib/print-pdf); one row, as for Edit. */
+  const onDocument = (d: DocumentButton) => {
+    const row = single();
+    if (!row || printing) return;
+    setPrinting(d.button);
+    printPdf(documentUrl(entity, d, row))
+      .catch((e: unknown) => {
+        // The client has shown the server's reason; anything else is a real fault.
+        if (!(e instanceof HttpError)) throw e;
+      })
+      .finally(() => setPrinting(null));
   };
 
   const doWorkflow = async (reason: string) => {
@@ -357,6 +376,18 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
             loading={flowBusy && flow?.button.button === b.button}
             disabled={!workflowButtonEnabled(b, selection)}
             testId={`btn-${b.button}`}
+          />
+        ))}
+        {documentButtons.map((d) => (
+          <ToolbarButton
+            key={d.button}
+            compact={compact}
+            color="indigo"
+            label={t(`btn.${d.button}`, { defaultValue: d.label })}
+            icon={<IconPrinter size={16} />}
+            onClick={() => onDocument(d)}
+            loading={printing === d.button}
+            testId={`btn-${d.button}`}
           />
         ))}
         {canExport && (

@@ -1,13 +1,15 @@
 import { Alert, Badge, Box, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconFileSpreadsheet, IconInfoCircle, IconPencil, IconPrinter } from '@tabler/icons-react';
+import { IconFileSpreadsheet, IconId, IconInfoCircle, IconPencil, IconPrinter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
   CellStyleModule,
+  ClientSideRowModelApiModule,
   ClientSideRowModelModule,
   ColumnAutoSizeModule,
   LocaleModule,
   ModuleRegistry,
+  RowSelectionModule,
   themeQuartz,
   type ColDef,
   type GridApi,
@@ -22,7 +24,8 @@ import { downloadWorkbook, newWorkbook } from '../../engine/excel-loader';
 import { exportFileName } from '../../engine/export-rows';
 import { gridLocaleText } from '../../engine/grid-locale';
 import { MOBILE_QUERY } from '../../engine/responsive';
-import { http } from '../../lib/http-client';
+import { HttpError, http } from '../../lib/http-client';
+import { printPdf } from '../../lib/print-pdf';
 import { toast } from '../../lib/toast';
 import {
   failedSubject,
@@ -30,7 +33,6 @@ import {
   formatPercentage,
   latestEnded,
   markListColumns,
-  printableHtml,
   subjectColumn,
   type ExamChoice,
   type FlatMarkRow,
@@ -39,8 +41,13 @@ import {
 
 const today = (): string => dayjs().format('YYYY-MM-DD');
 
-// Registering twice is harmless: the engine's grid registers these too, but this screen may open first.
-ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnAutoSizeModule, CellStyleModule, LocaleModule]);
+/*
+ * Registering twice is harmless: the engine's grid registers some of these too, but this screen may open
+ * first. ClientSideRowModelApiModule is what forEachNodeAfterFilterAndSort needs (Export and Print take the
+ * rows in the order shown); without it AG Grid logs error #200 and the call does nothing, so both came out
+ * empty. RowSelectionModule: one student is picked for the report card.
+ */
+ModuleRegistry.registerModules([ClientSideRowModelModule, ClientSideRowModelApiModule, RowSelectionModule, ColumnAutoSizeModule, CellStyleModule, LocaleModule]);
 
 // The engine grid's look (entity-grid.tsx), so the report reads like every other table.
 const gridTheme = themeQuartz.withParams({ fontFamily: 'inherit', fontSize: 13, headerFontSize: 13, headerFontWeight: 600, wrapperBorderRadius: 4, cellHorizontalPadding: 8 });
@@ -62,6 +69,8 @@ export function MarkListPage(): JSX.Element {
   const isMobile = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
   const [picked, setExam] = useState<string | null>(null);
   const apiRef = useRef<GridApi<FlatMarkRow> | null>(null);
+  const [picked1, setPicked1] = useState<FlatMarkRow | null>(null);
+  const [printing, setPrinting] = useState<'sheet' | 'card' | null>(null);
 
   const exams = useQuery({
     queryKey: ['marks-exams'],
@@ -116,7 +125,6 @@ export function MarkListPage(): JSX.Element {
     return out;
   };
   const title = list ? `${list.exam.exm_nm} (${list.exam.cls_nm} ${list.exam.sec_nm})` : '';
-  const cellText = (field: string, v: FlatMarkRow[string]) => (field === 'result' ? resultText(v) : field === 'percentage' ? formatPercentage((v as string | null) ?? null) : (v ?? ''));
 
   async function exportExcel() {
     if (!list) return;
@@ -143,18 +151,26 @@ export function MarkListPage(): JSX.Element {
     }
   }
 
-  function print() {
-    const win = window.open('', '_blank');
-    if (!win) {
-      toast.warning(t('marks.popup_blocked', { defaultValue: 'Allow pop-ups for this site to print.' }));
+  /** The server's PDF, printed from a hidden frame: never the app around the list (lib/print-pdf). */
+  function printDocument(kind: 'sheet' | 'card', path: string) {
+    setPrinting(kind);
+    printPdf(path)
+      .catch((e: unknown) => {
+        // The client has shown the server's reason; anything else is a real fault.
+        if (!(e instanceof HttpError)) throw e;
+      })
+      .finally(() => setPrinting(null));
+  }
+  const printSheet = () => exam && printDocument('sheet', `/api/mark/list/pdf?exm_cd=${encodeURIComponent(exam)}`);
+  const printCard = () => {
+    // The selected student of this list; the card covers all of their exams this year.
+    const row = picked1 && rows.find((r) => r.stud_cd === picked1.stud_cd);
+    if (!row) {
+      toast.warning(t('marks.pick_student', { defaultValue: "Select a student's row for the report card." }));
       return;
     }
-    const shown = shownRows().map((r) => Object.fromEntries(columns.map((c) => [c.field, cellText(c.field, r[c.field])])) as FlatMarkRow);
-    win.document.write(printableHtml(title, columns, shown));
-    win.document.close();
-    win.focus();
-    win.print();
-  }
+    printDocument('card', `/api/mark/report_card/${encodeURIComponent(String(row.stud_cd))}/pdf`);
+  };
 
   const passed = list?.rows.filter((r) => r.result === 'Pass').length ?? 0;
 
@@ -175,8 +191,11 @@ export function MarkListPage(): JSX.Element {
               {t('btn.export', { defaultValue: 'Export' })}
             </Button>
           )}
-          <Button variant="default" leftSection={<IconPrinter size={16} />} disabled={!list || rows.length === 0} onClick={print}>
+          <Button variant="default" leftSection={<IconPrinter size={16} />} disabled={!list || rows.length === 0} loading={printing === 'sheet'} onClick={printSheet} data-testid="btn-print">
             {t('marks.print', { defaultValue: 'Print' })}
+          </Button>
+          <Button variant="default" leftSection={<IconId size={16} />} disabled={!list || rows.length === 0} loading={printing === 'card'} onClick={printCard} data-testid="btn-report-card">
+            {t('marks.report_card', { defaultValue: 'Report Card' })}
           </Button>
         </Group>
       </Group>
@@ -226,6 +245,8 @@ export function MarkListPage(): JSX.Element {
             headerHeight={30}
             localeText={gridLocaleText(t)}
             loading={listQuery.isFetching}
+            rowSelection={{ mode: 'singleRow', checkboxes: false, enableClickSelection: true }}
+            onSelectionChanged={(e) => setPicked1(e.api.getSelectedRows()[0] ?? null)}
             onGridReady={(e) => {
               apiRef.current = e.api;
               e.api.autoSizeAllColumns();

@@ -178,18 +178,6 @@ export function markListColumns(list: MarkList, label: (key: string, english: st
   ];
 }
 
-const escapeHtml = (v: unknown): string =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
-/** A standalone page of the shown list for the browser's print dialog: title, then one table. */
-export function printableHtml(title: string, columns: readonly ListColumn[], rows: readonly FlatMarkRow[]): string {
-  const head = columns.map((c) => `<th>${escapeHtml(c.label)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${escapeHtml(r[c.field])}</td>`).join('')}</tr>`).join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>
-body{font-family:sans-serif;font-size:12px}table{border-collapse:collapse;width:100%}th,td{border:1px solid #999;padding:3px 6px;text-align:left}th{background:#eee}
-</style></head><body><h2>${escapeHtml(title)}</h2><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></body></html>`;
-}
-
 /** The exam a mark list opens on: the latest (by start) whose last day has passed, else none. */
 export function latestEnded(exams: readonly ExamChoice[], today: string): string | null {
   const ended = exams.filter((e) => e.exm_end_dt <= today).sort((a, b) => b.exm_end_dt.localeCompare(a.exm_end_dt) || b.exm_cd - a.exm_cd);
