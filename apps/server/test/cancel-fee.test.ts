@@ -43,6 +43,8 @@ describe.each(backends)('cancelling a fee bill on %s', (backend) => {
     const res = await call(srv.app, office, 'POST', '/api/fee/CollectedFee/cancel', { fee_coll_cd: bill.fee_coll_cd, reason: 'Cheque bounced' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ bill: Row }>().bill.fee_coll_sts).toBe('Cancelled');
+    // The receipt answered (and reprinted) says who cancelled it and why.
+    expect(res.json<{ cancellation: Row }>().cancellation).toMatchObject({ by: 'Administrator', reason: 'Cheque bounced', date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
     expect(await due(stud)).toBe('8000.00');
     const log = await call(srv.app, w.as(w.admin, 'fee', 'fee_cancel'), 'GET', `/api/cancel_fee/?f_fee_cncl_fee_cd=${String(bill.fee_coll_cd)}`);
     expect(log.json<{ rows: Row[] }>().rows).toEqual([
@@ -62,6 +64,7 @@ describe.each(backends)('cancelling a fee bill on %s', (backend) => {
     const undo = await call(srv.app, office, 'POST', '/api/fee/CollectedFee/undo-cancel', { fee_coll_cd: bill.fee_coll_cd });
     expect(undo.statusCode, undo.body).toBe(200);
     expect(undo.json<{ bill: Row }>().bill.fee_coll_sts).toBe('Active');
+    expect(undo.json<{ cancellation: Row | null }>().cancellation).toBeNull();
     expect(await due(stud)).toBe('5000.00');
     const log = await call(srv.app, w.as(w.admin, 'fee', 'fee_cancel'), 'GET', `/api/cancel_fee/?f_fee_cncl_fee_cd=${String(bill.fee_coll_cd)}`);
     expect(log.json<{ rows: Row[] }>().rows[0]).toMatchObject({ fee_cncl_undo_by: 'Administrator' });
