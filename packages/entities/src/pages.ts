@@ -39,6 +39,12 @@ export interface PageDef {
    * the row (the fee counter opened on the chosen student: 'Collect'). Still governed by the 'view' button.
    */
   viewLabel?: string;
+  /**
+   * One mode of the page with its own side-menu entry, shown to users granted that mode's button, even when
+   * the page stays out of the menu: attendance is marked every morning from the menu, while its list of
+   * earlier entries stays off the menu (by URL), as the spec has it.
+   */
+  menuEntry?: { mode: 'create'; label: string };
 }
 
 export interface MenuGroup {
@@ -84,7 +90,7 @@ export const pages: readonly PageDef[] = [
   p('student', 'assignment', 'Assignment', 'student_assignment', ['take_action']),
   p('student', 'resource', 'Resource', 'student_resource'),
   p('student', 'daywise_attendance', 'Daywise Attendance', 'student_daywise_attendance_summary'),
-  p('student', 'attendance', 'Attendance', 'student_attendance', [], crud, false),
+  { ...p('student', 'attendance', 'Attendance', 'student_attendance', [], crud, false), menuEntry: { mode: 'create', label: 'Mark Attendance' } },
   p('student', 'leave_request', 'Leave Request', 'student_leave', ['take_action'], crud, false),
   p('student', 'discount', 'Discount', 'student_discount', [], crud, false),
   // Not named by the spec's page list, only by its list calls (/api/early_pickup/, /api/member_pickup/):

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signIn } from '../lib/session-store';
 import { adminUser } from '../test-support/fixtures';
 import { jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
-import { LandingPage, landingTiles } from './landing-page';
+import { LandingPage, landingQuestion, landingTiles } from './landing-page';
 import type { MenuSection } from './side-menu';
 
 // No year-scoped entity is built yet: pretend religion is one, to see how such a module's tile behaves.
@@ -19,7 +19,7 @@ let activeYears: unknown[] = [];
 const allow = (module: string, page: string) => ({ usr_prms_mdl: module, usr_prms_page: page, usr_prms_is_alw: 1 });
 
 function renderLanding() {
-  renderWithProviders(<LandingPage />, { route: '/landing' });
+  return renderWithProviders(<LandingPage />, { route: '/landing', routes: [{ path: '/sms/dashboard', element: <p>the dashboard</p> }] });
 }
 
 beforeEach(() => {
@@ -55,7 +55,11 @@ describe('LandingPage of an institute with no active academic year', { timeout: 
   });
 
   it('opens every module and shows no hint once a year is active', async () => {
-    activeYears = [{ acdm_cd: 5, label: '2026-27' }];
+    // Two active years: a choice to make, so the page stays.
+    activeYears = [
+      { acdm_cd: 5, label: '2026-27' },
+      { acdm_cd: 4, label: '2025-26' },
+    ];
     renderLanding();
     expect(await screen.findByDisplayValue('2026-27')).toBeTruthy();
     expect(screen.getByTestId('landing-tile-master').getAttribute('aria-disabled')).toBe('false');
@@ -63,12 +67,55 @@ describe('LandingPage of an institute with no active academic year', { timeout: 
   });
 });
 
+describe('LandingPage with nothing to choose', { timeout: 20_000 }, () => {
+  it('goes straight on to the dashboard with one institute and one active year', async () => {
+    activeYears = [{ acdm_cd: 5, label: '2026-27' }];
+    const { router } = renderLanding();
+    expect(await screen.findByText('the dashboard')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/sms/dashboard');
+    expect(screen.queryByText('Open dashboard')).toBeNull();
+  });
+
+  it('stays for a user of two institutes, even with one active year', async () => {
+    activeYears = [{ acdm_cd: 5, label: '2026-27' }];
+    signIn({
+      ...adminUser,
+      institutes: [
+        { inst_cd: 1, inst_nm: 'New School', inst_typ: 'school' },
+        { inst_cd: 2, inst_nm: 'New College', inst_typ: 'college' },
+      ],
+    });
+    const { router } = renderLanding();
+    expect(await screen.findByDisplayValue('2026-27')).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Open dashboard/ })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/landing');
+  });
+});
+
+describe('landingQuestion', () => {
+  const years = (count: number, more: Partial<{ isLoading: boolean; isError: boolean }> = {}) => ({ isLoading: false, isError: false, count, ...more });
+  it('asks only when there is a choice or something missing to explain', () => {
+    expect(landingQuestion(1, years(1), true)).toBe('nothing');
+    expect(landingQuestion(2, years(1), true)).toBe('choice');
+    expect(landingQuestion(1, years(2), true)).toBe('choice');
+    // No active year: the page says how to add one.
+    expect(landingQuestion(1, years(0), false)).toBe('choice');
+    expect(landingQuestion(1, years(0, { isError: true }), false)).toBe('choice');
+  });
+
+  it('waits while the years load or the one year is being chosen', () => {
+    expect(landingQuestion(1, years(0, { isLoading: true }), false)).toBe('unknown');
+    expect(landingQuestion(1, years(1), false)).toBe('unknown');
+    expect(landingQuestion(2, years(0, { isLoading: true }), false)).toBe('choice');
+  });
+});
+
 describe('landingTiles', () => {
   const page = (module: string, name: string): PageDef => findPage(module, name)!;
-  const section = (children: PageDef[]): MenuSection => ({ module: children[0]!.module, title: 'T', icon: 'list', children });
+  const section = (children: PageDef[]): MenuSection => ({ module: children[0]!.module, title: 'T', icon: 'list', children: children.map((p) => ({ page: p, mode: 'table' })) });
   it('keeps every tile on its first page when a year is chosen', () => {
     const tiles = landingTiles([section([page('institute', 'profile'), page('institute', 'academic')])], true);
-    expect(tiles.map((t) => [t.target.page, t.disabled])).toEqual([['profile', false]]);
+    expect(tiles.map((t) => [t.target.page.page, t.disabled])).toEqual([['profile', false]]);
   });
 
   it('without a year, opens a module on its first page that needs none, or disables it', () => {
@@ -76,7 +123,7 @@ describe('landingTiles', () => {
       [section([page('institute', 'profile'), page('institute', 'academic')]), section([page('master', 'religion'), page('master', 'community')]), section([page('master', 'religion')])],
       false,
     );
-    expect(tiles.map((t) => [t.target.page, t.disabled])).toEqual([
+    expect(tiles.map((t) => [t.target.page.page, t.disabled])).toEqual([
       ['profile', false],
       ['community', false],
       ['religion', true],

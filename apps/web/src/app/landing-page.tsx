@@ -1,22 +1,22 @@
-import type { PageDef } from '@campus/entities/pages';
 import { Badge, Box, Button, Card, Container, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconArrowRight, IconLayoutDashboard } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { useSession } from '../lib/session-store';
 import { BrandMark } from './brand-mark';
 import { InstituteSwitcher, LanguageSwitcher, YearSwitcher } from './context-switchers';
 import { menuIcon } from './menu-icons';
+import { PageLoader } from './root-layout';
 import { NoActiveYearHint, needsAcademicYear } from './route-guard';
-import { menuSections, pageLink, type MenuSection } from './side-menu';
+import { itemLabel, itemLink, menuSections, type MenuSection } from './side-menu';
 import { useAcademicYears } from './use-academic-years';
-import { useAllowedPages } from './use-allowed-pages';
+import { useAllowedPages, type MenuItem } from './use-allowed-pages';
 import { UserMenu } from './user-menu';
 
 export interface LandingTile {
   section: MenuSection;
-  /** The page the tile opens: the module's first page that can be used now. */
-  target: PageDef;
+  /** The entry the tile opens: the module's first one that can be used now. */
+  target: MenuItem;
   /** Every page of the module needs an academic year and none is chosen. */
   disabled: boolean;
 }
@@ -30,20 +30,35 @@ export function landingTiles(sections: readonly MenuSection[], hasYear: boolean)
   return sections.map((section) => {
     const first = section.children[0]!;
     if (hasYear) return { section, target: first, disabled: false };
-    const usable = section.children.find((p) => !needsAcademicYear(p));
+    const usable = section.children.find((i) => !needsAcademicYear(i.page));
     return { section, target: usable ?? first, disabled: usable === undefined };
   });
+}
+
+/**
+ * What the landing page has to ask: 'choice' when the user works in several institutes or the institute has
+ * several active years; 'nothing' with one institute and its one active year (chosen already), so the user
+ * goes straight on to the dashboard; 'unknown' while the years load.
+ */
+export function landingQuestion(institutes: number, years: { isLoading: boolean; isError: boolean; count: number }, yearChosen: boolean): 'choice' | 'nothing' | 'unknown' {
+  if (institutes > 1) return 'choice';
+  if (years.isLoading || (years.count === 1 && !yearChosen)) return 'unknown';
+  // No active year, or the years could not be read: the page explains what is missing.
+  return years.count === 1 && !years.isError ? 'nothing' : 'choice';
 }
 
 /** After sign-in: pick the institute and year, then open a module the user may use. */
 export function LandingPage() {
   const { t } = useTranslation();
   const { user, institute, year } = useSession();
-  const { pages, isLoading } = useAllowedPages();
+  const { items, isLoading } = useAllowedPages();
   const years = useAcademicYears();
-  const tiles = landingTiles(menuSections(pages), year !== null);
+  const tiles = landingTiles(menuSections(items), year !== null);
   // Only once the years have been read: while they load, or when the call failed, "none active" is not known.
   const noActiveYear = !!institute && !year && !years.isLoading && !years.isError;
+  const question = landingQuestion(user?.institutes.length ?? 0, { isLoading: years.isLoading, isError: years.isError, count: years.years.length }, year !== null);
+  if (question === 'nothing') return <Navigate to="/sms/dashboard" replace />;
+  if (question === 'unknown') return <PageLoader />;
 
   return (
     <Box mih="100dvh" bg="var(--mantine-color-gray-0)">
@@ -107,7 +122,7 @@ export function LandingPage() {
                   <UnstyledButton
                     key={s.module}
                     component={Link}
-                    to={pageLink(first)}
+                    to={itemLink(first)}
                     aria-disabled={disabled}
                     tabIndex={disabled ? -1 : undefined}
                     data-testid={`landing-tile-${s.module}`}
@@ -128,7 +143,7 @@ export function LandingPage() {
                         {t(`menu.${s.module}`, { defaultValue: s.title })}
                       </Text>
                       <Text size="sm" c="dimmed" lineClamp={2}>
-                        {s.children.map((p) => t(`page.${p.module}.${p.page}`, { defaultValue: p.label })).join(' · ')}
+                        {s.children.map((i) => itemLabel(i, t)).join(' · ')}
                       </Text>
                       {disabled ? (
                         <Text size="sm" c="dimmed" mt="sm">
@@ -137,7 +152,7 @@ export function LandingPage() {
                       ) : (
                         <Group gap={4} mt="sm" c="campus.7">
                           <Text size="sm" fw={600}>
-                            {t(`page.${first.module}.${first.page}`, { defaultValue: first.label })}
+                            {itemLabel(first, t)}
                           </Text>
                           <IconArrowRight size={14} />
                         </Group>

@@ -80,7 +80,8 @@ export function LoginPage() {
 
   return (
     <div className={classes.page}>
-      <aside className={classes.hero} aria-hidden="true">
+      {/* Read out like the rest of the page: it holds a link (the brand), and hidden content must not take the focus. */}
+      <aside className={classes.hero}>
         <BrandMark to="/login" inverted />
         <div>
           <Title order={1} className={classes.heroTitle}>

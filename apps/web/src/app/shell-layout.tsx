@@ -71,7 +71,15 @@ export function ShellLayout() {
       </AppShell.Main>
 
       {isMobile && (
-        <Drawer opened={drawerOpened} onClose={drawer.close} size="85%" padding={0} title={<BrandMark />} styles={{ header: { paddingInline: 12 }, body: { height: 'calc(100% - 60px)' } }}>
+        <Drawer
+          opened={drawerOpened}
+          onClose={drawer.close}
+          size="85%"
+          padding={0}
+          title={<BrandMark />}
+          closeButtonProps={{ 'aria-label': t('btn.close', { defaultValue: 'Close' }) }}
+          styles={{ header: { paddingInline: 12 }, body: { height: 'calc(100% - 60px)' } }}
+        >
           <Stack gap={6} px="sm" pb="sm">
             <InstituteSwitcher size="sm" />
             <Group grow gap={6}>

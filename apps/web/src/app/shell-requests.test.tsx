@@ -41,7 +41,7 @@ describe('shell requests survive a navigation', () => {
     cancelPendingRequests();
     expect(call('userDetail').signal?.aborted).toBe(false);
     call('userDetail').answer({ permissions: [{ usr_prms_mdl: 'master', usr_prms_page: 'religion', usr_prms_is_alw: 1 }] });
-    await waitFor(() => expect(result.current.pages.map((p) => p.page)).toEqual(['religion']));
+    await waitFor(() => expect(result.current.items.map((i) => i.page.page)).toEqual(['religion']));
     expect(result.current.isError).toBe(false);
   });
 

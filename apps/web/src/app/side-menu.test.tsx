@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signIn } from '../lib/session-store';
 import { adminUser } from '../test-support/fixtures';
@@ -35,5 +35,18 @@ describe('side menu', () => {
     await act(() => router.navigate('/sms/institute/profile/table'));
     expect(await screen.findByRole('link', { name: 'Institute Profile' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Religion' })).toBeTruthy();
+  });
+
+  it('makes each group a button the keyboard reaches, which says whether it is open and opens with Enter', async () => {
+    renderWithProviders(<SideMenu />, { route: '/*' });
+    const group = await screen.findByRole('button', { name: 'Other Master' });
+    expect(group.tabIndex).toBe(0);
+    expect(group.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('link', { name: 'Religion' })).toBeNull();
+    fireEvent.keyDown(group, { key: 'Enter', code: 'Enter' });
+    expect(group.getAttribute('aria-expanded')).toBe('true');
+    expect(await screen.findByRole('link', { name: 'Religion' })).toBeTruthy();
+    fireEvent.keyDown(group, { key: ' ', code: 'Space' });
+    expect(group.getAttribute('aria-expanded')).toBe('false');
   });
 });

@@ -3,26 +3,44 @@ import { Badge, Box, CloseButton, Group, NavLink, ScrollArea, Skeleton, Stack, T
 import { IconCalendarEvent, IconLayoutDashboard, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Translate } from '../engine/entity-labels';
 import { Link, useLocation } from 'react-router';
 import { menuIcon } from './menu-icons';
-import { useAllowedPages } from './use-allowed-pages';
+import { useAllowedPages, type MenuItem } from './use-allowed-pages';
 
 export interface MenuSection {
   module: string;
   title: string;
   icon: string;
   badge?: string;
-  children: PageDef[];
+  children: MenuItem[];
 }
 
-/** Groups in the spec's order, each with its allowed live pages; groups left empty are hidden. */
-export function menuSections(allowed: readonly PageDef[]): MenuSection[] {
+/** Groups in the spec's order, each with its allowed entries; groups left empty are hidden. */
+export function menuSections(allowed: readonly MenuItem[]): MenuSection[] {
   return menuGroups
-    .map((g) => ({ module: g.module, title: g.title, icon: g.icon, badge: g.badge, children: allowed.filter((p) => p.module === g.module) }))
+    .map((g) => ({ module: g.module, title: g.title, icon: g.icon, badge: g.badge, children: allowed.filter((i) => i.page.module === g.module) }))
     .filter((s) => s.children.length > 0);
 }
 
 export const pageLink = (p: Pick<PageDef, 'module' | 'page'>): string => `/sms/${p.module}/${p.page}/table`;
+
+export const itemLink = (i: MenuItem): string => `/sms/${i.page.module}/${i.page.page}/${i.mode}`;
+
+/** The entry's text: the page's name for its list, the entry's own name for a mode (Mark Attendance). */
+export function itemLabel(i: MenuItem, t: Translate): string {
+  const { module, page, label, menuEntry } = i.page;
+  if (i.mode === 'table' || !menuEntry) return t(`page.${module}.${page}`, { defaultValue: label });
+  return t(`menu_entry.${module}.${page}`, { defaultValue: menuEntry.label });
+}
+
+/** The entry the browser is on: a mode with its own entry is not also its page's list. */
+export function isItemActive(i: MenuItem, pathname: string): boolean {
+  const base = `/sms/${i.page.module}/${i.page.page}/`;
+  if (i.mode !== 'table') return pathname.startsWith(`${base}${i.mode}`);
+  const entry = i.page.menuEntry;
+  return pathname.startsWith(base) && !(entry && pathname.startsWith(`${base}${entry.mode}`));
+}
 
 function activeModule(pathname: string): string | undefined {
   const [, sms, module] = pathname.split('/');
@@ -32,7 +50,7 @@ function activeModule(pathname: string): string | undefined {
 export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const { pages, isLoading } = useAllowedPages();
+  const { items, isLoading } = useAllowedPages();
   const [filter, setFilter] = useState('');
   const [opened, setOpened] = useState<Record<string, boolean>>(() => {
     const m = activeModule(pathname);
@@ -47,16 +65,15 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
     if (current && !opened[current]) setOpened((o) => ({ ...o, [current]: true }));
   }
 
-  const sections = useMemo(() => menuSections(pages), [pages]);
+  const sections = useMemo(() => menuSections(items), [items]);
   const needle = filter.trim().toLowerCase();
-  const pageLabel = (p: PageDef): string => t(`page.${p.module}.${p.page}`, { defaultValue: p.label });
   const groupTitle = (s: MenuSection): string => t(`menu.${s.module}`, { defaultValue: s.title });
 
   const visible = needle
     ? sections
         .map((s) => ({
           ...s,
-          children: groupTitle(s).toLowerCase().includes(needle) ? s.children : s.children.filter((p) => pageLabel(p).toLowerCase().includes(needle)),
+          children: groupTitle(s).toLowerCase().includes(needle) ? s.children : s.children.filter((i) => itemLabel(i, t).toLowerCase().includes(needle)),
         }))
         .filter((s) => s.children.length > 0)
     : sections;
@@ -71,7 +88,7 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
           leftSection={<IconSearch size={14} />}
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
-          rightSection={filter ? <CloseButton size="xs" aria-label="Clear" onClick={() => setFilter('')} /> : null}
+          rightSection={filter ? <CloseButton size="xs" aria-label={t('btn.clear', { defaultValue: 'Clear' })} onClick={() => setFilter('')} /> : null}
         />
       </Box>
       <ScrollArea flex={1} type="auto" px="xs" pb="md">
@@ -95,9 +112,22 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
           Array.from({ length: 6 }, (_, i) => <Skeleton key={i} h={28} my={6} radius="sm" />)}
         {visible.map((s) => {
           const Icon = menuIcon(s.icon);
+          const expanded = needle ? true : !!opened[s.module];
+          const toggle = () => setOpened((prev) => ({ ...prev, [s.module]: !expanded }));
           return (
             <NavLink
               key={s.module}
+              // A group header is a button that shows or hides its pages: it takes the focus and says whether
+              // it is open. Mantine renders it as an anchor without href, which the keyboard skips; Space is
+              // handled by Mantine, Enter here (an anchor without href does not click on Enter).
+              role="button"
+              tabIndex={0}
+              aria-expanded={expanded}
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter') return;
+                e.preventDefault();
+                toggle();
+              }}
               label={
                 <Group gap={6} wrap="nowrap">
                   <span>{groupTitle(s)}</span>
@@ -109,19 +139,19 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
                 </Group>
               }
               leftSection={<Icon size={18} stroke={1.6} />}
-              opened={needle ? true : !!opened[s.module]}
+              opened={expanded}
               onChange={(o) => setOpened((prev) => ({ ...prev, [s.module]: o }))}
               childrenOffset={28}
               active={activeModule(pathname) === s.module}
               variant="subtle"
             >
-              {s.children.map((p) => (
+              {s.children.map((i) => (
                 <NavLink
-                  key={p.page}
+                  key={`${i.page.page}/${i.mode}`}
                   component={Link}
-                  to={pageLink(p)}
-                  label={pageLabel(p)}
-                  active={pathname.startsWith(`/sms/${p.module}/${p.page}/`)}
+                  to={itemLink(i)}
+                  label={itemLabel(i, t)}
+                  active={isItemActive(i, pathname)}
                   onClick={onNavigate}
                 />
               ))}

@@ -1,4 +1,4 @@
-import { isLive, pages, type PageDef } from '@campus/entities/pages';
+import { isLive, pages, parseButtons, type PageDef } from '@campus/entities/pages';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { http } from '../lib/http-client';
@@ -13,27 +13,51 @@ interface UserDetail {
 
 export const pageKey = (module: string, page: string): string => `${module}/${page}`;
 
+/** module/page of a permission row, by its module and page or else by its path (sms/module/page). */
+function rowKey(p: PermissionRow): string | undefined {
+  if (p.usr_prms_mdl && p.usr_prms_page) return pageKey(p.usr_prms_mdl, p.usr_prms_page);
+  const [, module, page] = (p.usr_prms_pth_url ?? '').replace(/^\//, '').split('/');
+  return module && page ? pageKey(module, page) : undefined;
+}
+
 /** The set of module/page keys a permission list allows. */
 export function allowedKeys(permissions: readonly PermissionRow[]): Set<string> {
-  const keys = new Set<string>();
+  return new Set(allowedButtons(permissions).keys());
+}
+
+/** The buttons each allowed page grants (usr_prms_btns), by module/page key. */
+export function allowedButtons(permissions: readonly PermissionRow[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
   for (const p of permissions) {
-    if (!truthyFlag(p.usr_prms_is_alw)) continue;
-    if (p.usr_prms_mdl && p.usr_prms_page) keys.add(pageKey(p.usr_prms_mdl, p.usr_prms_page));
-    else if (p.usr_prms_pth_url) {
-      const [, module, page] = p.usr_prms_pth_url.replace(/^\//, '').split('/');
-      if (module && page) keys.add(pageKey(module, page));
-    }
+    const key = truthyFlag(p.usr_prms_is_alw) ? rowKey(p) : undefined;
+    if (key) out.set(key, [...(out.get(key) ?? []), ...parseButtons(p.usr_prms_btns)]);
   }
-  return keys;
+  return out;
 }
 
-/** Menu pages that are live and allowed, in pages.ts order. */
-export function menuPages(allowed: ReadonlySet<string>): PageDef[] {
-  return pages.filter((p) => p.menu && isLive(p) && allowed.has(pageKey(p.module, p.page)));
+/** A side-menu entry: a page's list, or the one mode of a page that has its own entry (pages.ts menuEntry). */
+export interface MenuItem {
+  page: PageDef;
+  mode: 'table' | 'create';
 }
 
-/** Pages the signed-in user may open (GET /api/user_permission/userDetail), for the menu and the landing tiles. */
-export function useAllowedPages(): { pages: PageDef[]; isLoading: boolean; isError: boolean } {
+/**
+ * The side menu's entries in pages.ts order: the list of every live, allowed menu page, and the menuEntry
+ * of a live page for those granted that mode's button (Mark Attendance needs 'create' on student attendance).
+ */
+export function menuItems(buttons: ReadonlyMap<string, readonly string[]>): MenuItem[] {
+  const items: MenuItem[] = [];
+  for (const p of pages) {
+    const granted = buttons.get(pageKey(p.module, p.page));
+    if (!isLive(p) || !granted) continue;
+    if (p.menu) items.push({ page: p, mode: 'table' });
+    if (p.menuEntry && granted.includes(p.menuEntry.mode)) items.push({ page: p, mode: p.menuEntry.mode });
+  }
+  return items;
+}
+
+/** Menu entries of the signed-in user (GET /api/user_permission/userDetail), for the side menu and the landing tiles. */
+export function useAllowedPages(): { items: MenuItem[]; isLoading: boolean; isError: boolean } {
   const { user, institute } = useSession();
   const query = useQuery({
     queryKey: [USER_DETAIL_KEY, user?.usr_cd ?? null, institute?.inst_cd ?? null],
@@ -42,6 +66,6 @@ export function useAllowedPages(): { pages: PageDef[]; isLoading: boolean; isErr
     // The menu outlives every page: a navigation must not abort it (the shell would show no modules).
     queryFn: ({ signal }) => http.get<UserDetail>('/api/user_permission/userDetail', { signal, keepOnNavigation: true }),
   });
-  const allowed = useMemo(() => menuPages(allowedKeys(query.data?.permissions ?? [])), [query.data]);
-  return { pages: allowed, isLoading: query.isPending && query.fetchStatus !== 'idle', isError: query.isError };
+  const items = useMemo(() => menuItems(allowedButtons(query.data?.permissions ?? [])), [query.data]);
+  return { items, isLoading: query.isPending && query.fetchStatus !== 'idle', isError: query.isError };
 }

@@ -1,4 +1,4 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -27,13 +27,19 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
   const { user } = useSession();
   if (!user) return null;
   const name = user.usr_full_nm || user.usr_nm;
+  const profile = t('common.profile', { defaultValue: 'My Profile' });
 
   return (
     <Menu position="bottom-end" width={220} withinPortal shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label={t('common.profile', { defaultValue: 'My Profile' })} style={{ borderRadius: 8 }} px={4} py={2}>
+        {/*
+          Named by what it shows (name and role) and then what it opens, with no aria-label: a label that
+          left out the shown name would not answer to it by voice control (WCAG 2.5.3).
+        */}
+        <UnstyledButton style={{ borderRadius: 8 }} px={4} py={2}>
           <Group gap={8} wrap="nowrap">
-            <Avatar size={32} radius="xl" color="campus" variant="filled">
+            {/* The initials repeat the name: a picture of it, not more text to read out. */}
+            <Avatar size={32} radius="xl" color="campus" variant="filled" aria-hidden>
               {initials(name)}
             </Avatar>
             {!compact && (
@@ -46,9 +52,10 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
                     {user.rl_nm}
                   </Text>
                 </div>
-                <IconChevronDown size={14} />
+                <IconChevronDown size={14} aria-hidden />
               </>
             )}
+            <VisuallyHidden>{compact ? `${name}, ${profile}` : profile}</VisuallyHidden>
           </Group>
         </UnstyledButton>
       </Menu.Target>
@@ -57,7 +64,7 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
           {t('common.signed_in_as', { defaultValue: 'Signed in as' })} {user.usr_nm}
         </Menu.Label>
         <Menu.Item component={Link} to={`/sms/employee/profile/update/${user.usr_cd}`} leftSection={<IconUserCircle size={16} />}>
-          {t('common.profile', { defaultValue: 'My Profile' })}
+          {profile}
         </Menu.Item>
         <Menu.Divider />
         <Menu.Item
