@@ -303,7 +303,7 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
     // Kinds and what a TC states; the numbers are given with this year's certificates (student-office-demo).
     const cert = { inst_cd: d.instCd, acdm_cd: prevCd, stud_cd: stud, cert_fct_crt_dt: on, cert_fct_cndct: 'Good', usr_nm: me?.usr_full_nm ?? 'Administrator', crt_by: d.admin };
     certs.push({ ...cert, cert_fct_typ: 'Transfer Certificate', cert_fct_nm: 'Transfer Certificate', cert_fct_lvng_dt: on, cert_fct_lvng_rsn: 'Completed the year; joining another school' });
-    certs.push({ ...cert, cert_fct_typ: 'Conduct', cert_fct_nm: 'Conduct Certificate' });
+    certs.push({ ...cert, cert_fct_typ: 'Conduct', cert_fct_nm: 'Conduct Certificate', cert_fct_lvng_dt: null, cert_fct_lvng_rsn: null });
   }
   await d.add('certificate', certs);
 

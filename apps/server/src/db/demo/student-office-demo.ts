@@ -103,7 +103,9 @@ async function certificates(o: Office): Promise<void> {
   const r = o.d.rng('certificates');
   const list: Row[] = [];
   const issue = (k: Kid, kind: string, nm: string, on: string, more: Row = {}): void => {
-    list.push(base(o, { stud_cd: k.stud_cd, cert_fct_typ: kind, cert_fct_nm: nm, cert_fct_crt_dt: on, usr_nm: o.adminName, ...more }));
+    // Every row names every column (the bulk insert wants one shape); what a kind does not state stays empty.
+    const blank = { cert_fct_prps: null, cert_fct_lvng_dt: null, cert_fct_lvng_rsn: null, cert_fct_cndct: null };
+    list.push(base(o, { stud_cd: k.stud_cd, cert_fct_typ: kind, cert_fct_nm: nm, cert_fct_crt_dt: on, usr_nm: o.adminName, ...blank, ...more }));
   };
   const span = Math.max(0, Math.round((Date.parse(o.d.today) - Date.parse(o.yearStart)) / 86_400_000));
   const leaving = new Set<number>();

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../access/request-context';
 import { rows, sql, type DbOrTx } from '../../db/client';
+import { localDateTime } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/http-error';
 import { examChoices, mapped, OWN_SECTIONS_ONLY, requireYear, type ExamChoice, type MarkRowChoice } from '../enter-marks/exam-marks.service';
 import { markListOf, type MarkListRow } from './mark-list.handler';
@@ -27,8 +28,8 @@ export interface ReportCard {
 }
 
 /**
- * A student's year on one card: every exam of the year for their class-section, and any other they have
- * marks in (a student moved between sections), oldest first, each with the very figures of that exam's
+ * A student's year on one card: every exam of the year for their class-section that has ended, and any
+ * exam they have marks in (one under way, or of a section they moved from), oldest first, each with the very figures of that exam's
  * mark list (total, percentage, result, rank among the section). Under data_chk the student must be in one
  * of the user's sections (403, the mark list's sentence), and only exams of the user's sections are shown.
  */
@@ -50,9 +51,11 @@ export async function reportCardOf(db: DbOrTx, ctx: RequestContext, studCd: numb
       Number(r.exm_cd),
     ),
   );
-  // examChoices already keeps a data_chk user to their own sections' exams.
+  // examChoices already keeps a data_chk user to their own sections' exams. An exam of the section that has
+  // not ended and holds none of the student's marks yet is left off: it is not part of the year so far.
+  const today = localDateTime().date;
   const exams = (await examChoices(db, ctx))
-    .filter((e) => (Number(e.cls_cd) === Number(s.cls_cd) && Number(e.sec_cd) === Number(s.sec_cd)) || withMarks.has(Number(e.exm_cd)))
+    .filter((e) => withMarks.has(Number(e.exm_cd)) || (Number(e.cls_cd) === Number(s.cls_cd) && Number(e.sec_cd) === Number(s.sec_cd) && e.exm_end_dt < today))
     .sort((a, b) => a.exm_strt_dt.localeCompare(b.exm_strt_dt) || a.exm_cd - b.exm_cd);
   const out: ReportCardExam[] = [];
   for (const e of exams) {
