@@ -2,6 +2,7 @@ import { join } from 'node:path';
 
 export interface Config {
   port: number;
+  /** Interface to listen on: 127.0.0.1 by default, 0.0.0.0 for every interface (HOST). */
   host: string;
   /** PGlite folder; 'memory://' for an in-memory database (tests). */
   dataDir: string;
@@ -35,7 +36,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const root = process.cwd();
   return {
     port: Number(env.PORT ?? 3000),
-    host: env.HOST ?? '0.0.0.0',
+    // This computer only unless asked: a first start prints passwords, and the office network is opted into
+    // with HOST=0.0.0.0 (README, Configuration).
+    host: env.HOST || '127.0.0.1',
     dataDir: env.DATA_DIR ?? join(root, 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -5,6 +5,7 @@ import { migrate } from './db/migrate';
 import { generateDemo, type DemoResult } from './db/demo/demo-data';
 import { ADMIN_LOGIN, seedIfEmpty } from './db/seed';
 import { attachRealtime } from './realtime';
+import { demoLines, listeningLines, studentsPerYear } from './start-banner';
 
 const cfg = configFromEnv();
 const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
@@ -21,14 +22,9 @@ if (seeded.created) {
     ? `password: ${seeded.generatedPassword}   (shown only now; set ADMIN_PASSWORD to choose one)`
     : 'password: the ADMIN_PASSWORD you set';
   const lines = [`  Campus demo data created.`, `  Sign in as login id: ${ADMIN_LOGIN.padEnd(10)}   ${pwd}`];
-  if (demo?.created) {
-    const students = demo.counts.student ?? 0;
-    lines.push('', `  Demo content of the school and the college: ${students} students, ${demo.counts.employee ?? 0} staff, classes, fees, library, buses, exams, holidays (${(demo.ms / 1000).toFixed(1)} s).`);
-    lines.push(`  Restricted demo accounts (${cfg.demoPassword ? 'password: the DEMO_PASSWORD you set' : 'passwords shown only now; set DEMO_PASSWORD to choose one'}):`);
-    for (const a of demo.accounts) {
-      lines.push(`    login id: ${a.login.padEnd(10)}   ${cfg.demoPassword ? '' : `password: ${a.password}   `}${a.fullName}, ${a.access}`);
-    }
-  }
+  if (demo?.created) lines.push(...demoLines(demo, await studentsPerYear(database.db), cfg.demoPassword));
+  const wipe = database.kind === 'pglite' ? `delete ${cfg.dataDir}` : 'empty the database';
+  lines.push('', `  To start again from a fresh demo: stop the server, ${wipe}, npm start.`);
   console.log(`\n${lines.join('\n')}\n`);
 }
 
@@ -57,4 +53,4 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: cfg.port, host: cfg.host });
-console.log(`  Campus is running on http://localhost:${cfg.port}  (API docs: /api/docs)`);
+console.log(listeningLines(cfg.host, cfg.port).join('\n'));
