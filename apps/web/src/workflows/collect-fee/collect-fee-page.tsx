@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { usePagePermission } from '../../app/page-permission-context';
 import { MOBILE_QUERY } from '../../engine/responsive';
 import { listQueryKey } from '../../engine/use-entity-list';
+import { formatMoney } from '../../lib/format';
 import { HttpError, http } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
 import { byTerm, collectBody, lineKey, overDue, payAll, sanitizeAmount, toPaise, totalOf, type DueLine, type Tender } from './collect-model';
@@ -210,12 +211,12 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
                         <Table.Td>{l.kind === 'Late Fee' ? t('collect.late_fee', { defaultValue: 'Late Fee' }) : l.feetyp_nm}</Table.Td>
                         {!compact && (
                           <>
-                            <Table.Td ta="right">{l.amount}</Table.Td>
-                            <Table.Td ta="right">{l.discount}</Table.Td>
-                            <Table.Td ta="right">{l.paid}</Table.Td>
+                            <Table.Td ta="right">{formatMoney(l.amount)}</Table.Td>
+                            <Table.Td ta="right">{formatMoney(l.discount)}</Table.Td>
+                            <Table.Td ta="right">{formatMoney(l.paid)}</Table.Td>
                           </>
                         )}
-                        <Table.Td ta="right">{l.due}</Table.Td>
+                        <Table.Td ta="right">{formatMoney(l.due)}</Table.Td>
                         <Table.Td w={compact ? 110 : 140}>
                           <TextInput
                             size="xs"
@@ -245,7 +246,7 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
               {t('collect.pay_all', { defaultValue: 'Pay all' })}
             </Button>
             <Text fw={700} data-testid="collect-total">
-              {t('collect.total', { defaultValue: 'Total' })}: {total}
+              {t('collect.total', { defaultValue: 'Total' })}: {formatMoney(total)}
             </Text>
           </Group>
           <Group align="flex-end" wrap="wrap" gap="xs">

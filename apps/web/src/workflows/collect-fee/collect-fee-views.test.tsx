@@ -82,7 +82,7 @@ describe('fee counter entry points', () => {
       fireEvent.change(box, { target: { value: typed } });
     }
     await waitFor(() => expect((box as HTMLInputElement).value).toBe('4475.50'));
-    expect(screen.getByTestId('collect-total').textContent).toBe('Total: 4475.50');
+    expect(screen.getByTestId('collect-total').textContent).toBe('Total: 4,475.50');
   });
 
   it('reprints a bill with what a receipt shows, marking a cancelled one, and prints the server PDF, not the page', async () => {

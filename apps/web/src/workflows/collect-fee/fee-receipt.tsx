@@ -116,7 +116,7 @@ export function FeeReceipt({ receipt, actions, autoFocusPrint = false }: { recei
           <Text size="xs" ta="center" c="dimmed">
             {[inst.inst_ph ? `${t('print.phone', { defaultValue: 'Phone' })}: ${inst.inst_ph}` : '', inst.inst_eml ? `${t('print.email', { defaultValue: 'E-mail' })}: ${inst.inst_eml}` : '']
               .filter(Boolean)
-              .join('   ')}
+              .join(' · ')}
           </Text>
           <Divider my={4} />
           <Text fw={700} ta="center">
