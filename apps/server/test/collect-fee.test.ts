@@ -62,6 +62,13 @@ describe.each(backends)('fee collection on %s', (backend) => {
     const after = await dues(clerk, stud);
     expect(dueOf(after, w.tuition1)).toMatchObject({ paid: '2500.25', due: '5499.75' });
     expect(dueOf(after, w.books1)).toMatchObject({ paid: '1234.50', due: '0.00' });
+    // What the receipt adds: the words, the cashier, and the balance the dues now show in total.
+    const extra = res.json<{ amount_in_words: string; cashier: string; balance_due: string; student: Row }>();
+    expect(extra.amount_in_words).toBe('Rupees Three Thousand Seven Hundred Thirty Four and Seventy Five Paise Only');
+    expect(extra.cashier).toBe('Administrator');
+    const owed = after.reduce((a, l) => a + Math.round(Number(l.due) * 100), 0);
+    expect(extra.balance_due).toBe(`${Math.floor(owed / 100)}.${String(owed % 100).padStart(2, '0')}`);
+    expect(extra.student).toMatchObject({ cls_nm: w.clsNm, sec_nm: 'A' });
   });
 
   it('refuses more than the due, naming the fee, and writes nothing', async () => {
