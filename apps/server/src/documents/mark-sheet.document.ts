@@ -1,7 +1,7 @@
 import type { Content, TableCell } from 'pdfmake/interfaces';
 import type { MarkList, MarkListRow } from '../workflows/mark-list/mark-list.handler';
 import { printMarks, signatures } from './exam-print';
-import { letterhead, printDate, type PdfDocument, type PrintSetup } from './pdf-render';
+import { letterhead, printDate, type Orientation, type PdfDocument, type PrintSetup } from './pdf-render';
 
 /**
  * The mark sheet of one exam for one class-section (GET /api/mark/list/pdf?exm_cd=): the mark list screen's
@@ -13,6 +13,9 @@ export function markSheetDocument(list: MarkList, setup: PrintSetup, yearLabel: 
   const { t, size, lang, inst } = setup;
   const small = size === 'A5';
   const { exam, subjects } = list;
+  // A column per subject: beyond four the sheet turns sideways, so names and admission numbers stay on one
+  // line and a section of 30-40 fits a page or two.
+  const orientation: Orientation = subjects.length > 4 ? 'landscape' : 'portrait';
   const result = (r: MarkListRow['result']): string => (r ? t(`marks.result.${r}`) : '');
   const head: TableCell[] = [
     t('marks.roll'),
@@ -27,7 +30,7 @@ export function markSheetDocument(list: MarkList, setup: PrintSetup, yearLabel: 
   const body: TableCell[][] = list.rows.map((r) => [
     { text: r.stud_roll_nmb === null ? '' : String(r.stud_roll_nmb), alignment: 'right' },
     r.stud_fs_nm,
-    r.stud_adm_cd,
+    { text: r.stud_adm_cd, noWrap: true },
     ...subjects.map((s): TableCell => {
       const m = r.marks[String(s.mrk_cd)];
       const text = !m ? '' : m.absent ? t('marks.absent_short') : printMarks(m.marks);
@@ -43,9 +46,9 @@ export function markSheetDocument(list: MarkList, setup: PrintSetup, yearLabel: 
   const passed = list.rows.filter((r) => r.result === 'Pass').length;
   const failed = list.rows.filter((r) => r.result === 'Fail').length;
   const pending = list.rows.filter((r) => r.result === 'Incomplete').length;
-  const fixed = [28, '*', 52, ...subjects.map(() => 'auto' as const), 'auto', 'auto', 'auto', 26];
+  const fixed = [24, '*', 'auto', ...subjects.map(() => 'auto' as const), 'auto', 'auto', 'auto', 26];
   const content: Content[] = [
-    letterhead(inst, t('marks.sheet_title'), t, size),
+    letterhead(inst, t('marks.sheet_title'), t, size, orientation),
     {
       columns: [
         { text: [{ text: `${t('marks.exam')}: `, style: 'label' }, { text: exam.exm_nm, bold: true }] },
@@ -60,7 +63,7 @@ export function markSheetDocument(list: MarkList, setup: PrintSetup, yearLabel: 
       : {
           table: { headerRows: 1, widths: fixed, body: [head, ...body], dontBreakRows: true },
           layout: { hLineWidth: () => 0.5, vLineWidth: () => 0.5, hLineColor: () => '#888888', vLineColor: () => '#888888', paddingLeft: () => 3, paddingRight: () => 3, paddingTop: () => 1.5, paddingBottom: () => 1.5 },
-          fontSize: small || subjects.length > 6 ? 7 : 8.5,
+          fontSize: small || subjects.length > 8 ? 7 : 8,
         },
     {
       text: t('marks.summary', { students: list.rows.length, passed, failed, pending }),
@@ -69,5 +72,5 @@ export function markSheetDocument(list: MarkList, setup: PrintSetup, yearLabel: 
     { text: t('marks.fail_note'), fontSize: 7, color: '#555555', margin: [0, 2, 0, 0] },
     signatures([t('marks.class_teacher'), t('marks.principal')], small),
   ];
-  return { size, title: `${t('marks.sheet_title')} - ${exam.exm_nm} - ${exam.cls_nm} ${exam.sec_nm}`, author: inst.inst_nm, content, footer, t };
+  return { size, orientation, title: `${t('marks.sheet_title')} - ${exam.exm_nm} - ${exam.cls_nm} ${exam.sec_nm}`, author: inst.inst_nm, content, footer, t };
 }

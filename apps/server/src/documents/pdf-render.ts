@@ -214,7 +214,7 @@ export async function instituteOf(db: DbOrTx, instCd: number): Promise<Institute
 }
 
 /** Name large, address and contacts under it, then the document's title, with a rule below. */
-export function letterhead(inst: Institute, title: string, t: PrintLabel, size: PageSize): Content {
+export function letterhead(inst: Institute, title: string, t: PrintLabel, size: PageSize, orientation: Orientation = 'portrait'): Content {
   const small = size === 'A5';
   const contacts = [
     inst.inst_ph ? `${t('phone')}: ${inst.inst_ph}` : '',
@@ -226,20 +226,24 @@ export function letterhead(inst: Institute, title: string, t: PrintLabel, size: 
       { text: inst.inst_nm, style: 'instName', alignment: 'center' },
       ...(address ? [{ text: address, alignment: 'center' as const, fontSize: small ? 8 : 9 }] : []),
       ...(contacts.length ? [{ text: contacts.join('   '), alignment: 'center' as const, fontSize: small ? 8 : 9 }] : []),
-      { canvas: [{ type: 'line', x1: 0, y1: 4, x2: contentWidth(size), y2: 4, lineWidth: 0.8 }], margin: [0, 2, 0, 4] },
+      { canvas: [{ type: 'line', x1: 0, y1: 4, x2: contentWidth(size, orientation), y2: 4, lineWidth: 0.8 }], margin: [0, 2, 0, 4] },
       { text: title, style: 'docTitle', alignment: 'center' },
     ],
     margin: [0, 0, 0, small ? 6 : 10],
   };
 }
 
-// A4 595.28 x 841.89 pt, A5 419.53 x 595.28 pt (pdfmake's sizes).
+// A4 595.28 x 841.89 pt, A5 419.53 x 595.28 pt (pdfmake's sizes), portrait.
 const PAGE_WIDTH: Record<PageSize, number> = { A4: 595.28, A5: 419.53 };
+const PAGE_HEIGHT: Record<PageSize, number> = { A4: 841.89, A5: 595.28 };
 const MARGIN: Record<PageSize, number> = { A4: 40, A5: 24 };
 
+/** Landscape: a class's mark sheet with a column per subject. */
+export type Orientation = 'portrait' | 'landscape';
+
 /** Width between the margins, for rules and full-width tables. */
-export function contentWidth(size: PageSize): number {
-  return PAGE_WIDTH[size] - 2 * MARGIN[size];
+export function contentWidth(size: PageSize, orientation: Orientation = 'portrait'): number {
+  return (orientation === 'landscape' ? PAGE_HEIGHT[size] : PAGE_WIDTH[size]) - 2 * MARGIN[size];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -247,6 +251,8 @@ export function contentWidth(size: PageSize): number {
 
 export interface PdfDocument {
   size: PageSize;
+  /** Portrait unless said otherwise. */
+  orientation?: Orientation;
   /** The PDF's title (viewer tab, file name of a save). */
   title: string;
   author: string;
@@ -264,7 +270,7 @@ export async function renderPdf(doc: PdfDocument): Promise<Buffer> {
   const footerText = doc.footer;
   const definition: TDocumentDefinitions = {
     pageSize: doc.size,
-    pageOrientation: 'portrait',
+    pageOrientation: doc.orientation ?? 'portrait',
     pageMargins: [margin, margin, margin, margin + 10],
     info: { title: doc.title, author: doc.author, creator: 'Campus', producer: 'Campus' },
     // The spec's word, in English whatever the language: it is what auditors look for on a cancelled paper.
