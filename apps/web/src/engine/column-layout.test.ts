@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CELL_EXTRA, columnWidth, HEADER_EXTRA, layoutFor, MIN_COLUMN_WIDTH, parseSavedLayout, type MeasureText } from './column-layout';
+import { CELL_EXTRA, columnWidth, fitToRoom, HEADER_EXTRA, layoutFor, LONG_TEXT_FLOOR, MIN_COLUMN_WIDTH, parseSavedLayout, type MeasureText } from './column-layout';
 
 describe('saved column layout', () => {
   it('reads arrays and JSON strings, dropping sort', () => {
@@ -53,5 +53,50 @@ describe('column width', () => {
     expect(columnWidth('date', 'Cancelled Date', ['2026/Oct/19'.repeat(5)], measure)).toBe(200);
     const longHeading = 'மாணவரின் சேர்க்கை எண் மற்றும் வகுப்பு';
     expect(columnWidth('select', longHeading, [], measure)).toBe(longHeading.length * 8 + HEADER_EXTRA);
+  });
+});
+
+describe('fitting the shown columns to the room', () => {
+  const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
+
+  it('shares spare room out in proportion, leaving record codes as they are, and ends at the edge', () => {
+    const got = fitToRoom(
+      [
+        { colId: 'cd', kind: 'code', width: 100 },
+        { colId: 'nm', kind: 'text', width: 200 },
+        { colId: 'amt', kind: 'money', width: 100 },
+      ],
+      700,
+    );
+    expect(got.get('cd')).toBe(100);
+    expect(got.get('nm')).toBe(400);
+    expect(got.get('amt')).toBe(200);
+    expect(total(got)).toBe(700);
+  });
+
+  it('short of room, a long reason gives back what is missing so the columns after it stay in view', () => {
+    const shown = [
+      { colId: 'bill', kind: 'link', width: 100 },
+      { colId: 'reason', kind: 'text', width: 300 },
+      { colId: 'undone', kind: 'date', width: 129 },
+    ] as const;
+    const got = fitToRoom(shown, 480);
+    expect(got.get('reason')).toBe(251);
+    expect(got.get('undone')).toBe(129);
+    expect(total(got)).toBe(480);
+  });
+
+  it('never takes a long text under its floor, nor any other column under its measure: then the grid scrolls', () => {
+    const got = fitToRoom(
+      [
+        { colId: 'reason', kind: 'text', width: 300 },
+        { colId: 'name', kind: 'link', width: 190 },
+        { colId: 'date', kind: 'date', width: 110 },
+      ],
+      353,
+    );
+    expect(got.get('reason')).toBe(LONG_TEXT_FLOOR);
+    expect(got.get('name')).toBe(190);
+    expect(got.get('date')).toBe(110);
   });
 });

@@ -74,3 +74,46 @@ export function columnWidth(kind: FieldKind, header: string, cells: readonly str
   const heading = measure(header, 'header') + HEADER_EXTRA;
   return Math.ceil(Math.max(MIN_COLUMN_WIDTH, heading, Math.min(content, MAX_WIDTH[kind] ?? DEFAULT_MAX_WIDTH)));
 }
+
+/** A shown column as the share-out sees it. */
+export interface ShownColumn {
+  colId: string;
+  kind: FieldKind;
+  width: number;
+}
+
+/** A long free-text column (a reason, an address) gives back room down to this, so the columns after it stay in view. */
+export const LONG_TEXT_FLOOR = 180;
+
+/**
+ * The shown columns' widths fitted to the room the grid has. With room to spare every column but a record
+ * code grows in proportion (codes need their digits, not a share of a wide screen). Short of room, free
+ * text wider than LONG_TEXT_FLOOR gives back what is missing, widest first, so that a long reason ends in
+ * '…' rather than pushing the status or the 'Undone' columns off screen; when that is not enough, the grid
+ * scrolls sideways (a phone).
+ */
+export function fitToRoom(shown: readonly ShownColumn[], available: number): Map<string, number> {
+  const out = new Map(shown.map((c) => [c.colId, c.width]));
+  const used = shown.reduce((sum, c) => sum + c.width, 0);
+  if (used < available) {
+    const growable = shown.filter((c) => c.kind !== 'code');
+    const base = growable.reduce((sum, c) => sum + c.width, 0);
+    let spare = available - used;
+    growable.forEach((c, i) => {
+      // The last one takes what rounding left, so the columns end exactly at the edge.
+      const add = i === growable.length - 1 ? spare : Math.floor(((available - used) * c.width) / base);
+      out.set(c.colId, c.width + add);
+      spare -= add;
+    });
+    return out;
+  }
+  let missing = used - available;
+  const long = shown.filter((c) => c.kind === 'text' && c.width > LONG_TEXT_FLOOR).sort((a, b) => b.width - a.width);
+  for (const c of long) {
+    if (missing <= 0) break;
+    const give = Math.min(missing, c.width - LONG_TEXT_FLOOR);
+    out.set(c.colId, c.width - give);
+    missing -= give;
+  }
+  return out;
+}

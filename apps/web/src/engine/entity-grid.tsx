@@ -31,7 +31,7 @@ import { useTranslation } from 'react-i18next';
 import { HttpError } from '../lib/http-client';
 import { toast } from '../lib/toast';
 import { formatColumnCell } from './cell-format';
-import { columnWidth, MIN_COLUMN_WIDTH, type MeasureText, type SavedLayout } from './column-layout';
+import { columnWidth, fitToRoom, MIN_COLUMN_WIDTH, type MeasureText, type SavedLayout } from './column-layout';
 import type { EntityRow } from './entity-api';
 import type { ColumnSpec } from './entity-columns';
 import { gridLocaleText } from './grid-locale';
@@ -83,7 +83,12 @@ const COLUMN_WIDTH = MIN_COLUMN_WIDTH;
 /** Rows arrive sorted by the server; returning 0 keeps that order when the header shows a sort. */
 const keepServerOrder = (): number => 0;
 
-const defaultColDef: ColDef<EntityRow> = { width: COLUMN_WIDTH, minWidth: COLUMN_WIDTH, resizable: true, sortable: true };
+/*
+ * initialWidth and initialHide, not width and hide: new column definitions (a new translation, the page's
+ * permissions arriving) would otherwise put every column back to 100 px and the default set, undoing the
+ * sizing and whatever the user showed from the Columns menu.
+ */
+const defaultColDef: ColDef<EntityRow> = { initialWidth: COLUMN_WIDTH, minWidth: COLUMN_WIDTH, resizable: true, sortable: true };
 
 /**
  * Text widths as the grid draws them, in the page's own font. A canvas measures without laying anything
@@ -115,23 +120,30 @@ function textMeasurer(box: HTMLElement | null): MeasureText {
  * columns it has drawn, and leaves those scrolled out of view at 100 px. When the columns leave room on a
  * wide screen they stretch to fill it; when they do not (a phone), the grid scrolls sideways.
  */
-function sizeColumns(api: GridApi<EntityRow>, columns: readonly ColumnSpec[], format: (c: ColumnSpec, row: EntityRow) => string, box: HTMLElement | null): void {
+function sizeColumns(
+  api: GridApi<EntityRow>,
+  columns: readonly ColumnSpec[],
+  rows: readonly EntityRow[],
+  format: (c: ColumnSpec, row: EntityRow) => string,
+  box: HTMLElement | null,
+): void {
   const measure = textMeasurer(box);
-  const rows: EntityRow[] = [];
-  api.forEachNode((n) => {
-    if (n.data) rows.push(n.data);
-  });
-  api.applyColumnState({
-    state: columns.map((c) => ({ colId: c.colId, width: columnWidth(c.kind, c.label, rows.map((r) => format(c, r)), measure) })),
-  });
-  // Fit to the width left beside a vertical scrollbar (given, not measured: the bar may only appear once
-  // more rows arrive), so the last column's right-aligned numbers are never cut. Pinned columns (the
-  // checkbox) keep their width and are left out of what the centre may fill.
-  const available = (box?.clientWidth ?? 0) - 22;
+  const widths = new Map(columns.map((c) => [c.colId, columnWidth(c.kind, c.label, rows.map((r) => format(c, r)), measure)]));
+  // The room beside a vertical scrollbar (given, not measured: the bar may only appear once more rows
+  // arrive), so the last column's right-aligned numbers are never cut; pinned columns (the checkbox) keep
+  // theirs. Shared out here rather than by the grid's sizeColumnsToFit, which, run while the grid settles,
+  // was seen to level every column to one width.
   const displayed = api.getAllDisplayedColumns();
-  const used = displayed.reduce((sum, c) => sum + c.getActualWidth(), 0);
   const pinned = displayed.filter((c) => c.getPinned()).reduce((sum, c) => sum + c.getActualWidth(), 0);
-  if (used < available) api.sizeColumnsToFit(available - pinned);
+  const kinds = new Map(columns.map((c) => [c.colId, c.kind]));
+  const shown = displayed.flatMap((c) => {
+    const colId = c.getColId();
+    const width = widths.get(colId);
+    const kind = kinds.get(colId);
+    return !c.getPinned() && width !== undefined && kind !== undefined ? [{ colId, kind, width }] : [];
+  });
+  for (const [colId, width] of fitToRoom(shown, (box?.clientWidth ?? 0) - 22 - pinned)) widths.set(colId, width);
+  api.applyColumnState({ state: [...widths].map(([colId, width]) => ({ colId, width })) });
 }
 
 const selectionColumnDef: SelectionColumnDef = { width: 36, minWidth: 36, maxWidth: 36, resizable: false, pinned: 'left' };
@@ -193,6 +205,9 @@ export function EntityGrid(props: EntityGridProps) {
   const gridBoxRef = useRef<HTMLDivElement>(null);
   const sortRef = useRef(sort);
   sortRef.current = sort;
+  // The rows on screen, for sizing the columns (the grid's own row walk needs a module of its own).
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
   const [layoutDirty, setLayoutDirty] = useState(false);
   const [busy, setBusy] = useState<'save' | 'reset' | null>(null);
   const [hiddenIds, setHiddenIds] = useState<ReadonlySet<string>>(() => new Set());
@@ -223,14 +238,12 @@ export function EntityGrid(props: EntityGridProps) {
           colId: c.colId,
           field: c.valueField,
           headerName: c.label,
-          hide: c.hidden,
+          initialHide: c.hidden,
           sortable: c.sortable,
           // No type inference: it would draw booleans as checkboxes, and the spec shows them as Yes/No.
           cellDataType: false,
           comparator: keepServerOrder,
           type: c.align === 'right' ? 'rightAligned' : undefined,
-          // A record code needs its digits, not a share of a wide screen: names get the room instead.
-          suppressSizeToFit: c.kind === 'code',
           // Same text as the view form and the export: option labels and Yes/No in the current language.
           valueFormatter: (p) => formatColumnCell(entity, c.colId, p.value, t),
           // Double click, Enter or F2 edit in place; Escape cancels (the grid's own keys).
@@ -294,7 +307,7 @@ export function EntityGrid(props: EntityGridProps) {
       layoutApplied.current = !!layout;
       if (layout) e.api.applyColumnState({ state: layout, applyOrder: true });
       // Headings whole from the start; the values are measured once the first rows are drawn.
-      else sizeColumns(e.api, columns, cellText, gridBoxRef.current);
+      else sizeColumns(e.api, columns, rowsRef.current, cellText, gridBoxRef.current);
       applySort(e.api, sortRef.current);
       reportColumns(e.api);
       // A restarted grid starts with nothing selected; the toolbar must not act on the old selection.
@@ -358,7 +371,7 @@ export function EntityGrid(props: EntityGridProps) {
         api.applyColumnState({ state: layout, applyOrder: true });
       } else {
         api.resetColumnState();
-        sizeColumns(api, columns, cellText, gridBoxRef.current);
+        sizeColumns(api, columns, rowsRef.current, cellText, gridBoxRef.current);
       }
       applySort(api, sortRef.current);
       setLayoutDirty(false);
@@ -389,7 +402,7 @@ export function EntityGrid(props: EntityGridProps) {
           // A saved layout carries its own widths; otherwise each column takes what its header and the
           // first page need (never under 100), and the columns share out any room that is left.
           onFirstDataRendered={(e) => {
-            if (!layoutApplied.current) sizeColumns(e.api, columns, cellText, gridBoxRef.current);
+            if (!layoutApplied.current) sizeColumns(e.api, columns, rowsRef.current, cellText, gridBoxRef.current);
           }}
           onGridReady={onGridReady}
           onSortChanged={onSortChanged}

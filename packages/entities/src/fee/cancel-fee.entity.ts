@@ -12,8 +12,9 @@ export const cancelFee = defineEntity({
   label: 'Cancelled Fee',
   title: 'fee_cncl_cd',
   fields: {
-    // The grid opens with the bill, the child, the amount, the cancellation and its undoing, which fits a
-    // 1366 px screen; the code, who billed it and the bill's date wait in the Columns menu.
+    // The grid opens with the bill, the child, the amount, when and why it was cancelled and when and by whom
+    // that was undone, which fits a 1366 px screen; the code, who billed and who cancelled it and the bill's
+    // date wait in the Columns menu.
     fee_cncl_cd: code({ gridHidden: true }),
     // The cancelled bill, shown by its bill number.
     fee_cncl_fee_cd: link({ label: 'Bill No', to: 'collected_fee', display: 'fee_coll_bill_no', as: 'fee_coll_bill_no', readOnly: true }),
@@ -22,7 +23,7 @@ export const cancelFee = defineEntity({
     // Names as they were at the time, like certificate's usr_nm: a later rename must not rewrite history.
     bill_by: text({ label: 'Billed By', readOnly: true, search: true, gridHidden: true, max: 60 }),
     fee_cncl_bill_dt: date({ label: 'Bill Date', readOnly: true, gridHidden: true }),
-    cncl_by: text({ label: 'Cancelled By', readOnly: true, search: true, max: 60 }),
+    cncl_by: text({ label: 'Cancelled By', readOnly: true, search: true, gridHidden: true, max: 60 }),
     fee_cncl_dt: date({ label: 'Cancelled Date', readOnly: true }),
     fee_cncl_rsn: text({ label: 'Reason', readOnly: true, search: true, multiline: true, max: 500 }),
     // Undoing a cancellation keeps this row as history and says when and by whom it was undone.
