@@ -203,6 +203,9 @@ function TypedDateInput({ name, field: f, value, onChange, error, disabled, labe
   const shown = useRef<string | null>(valid);
   if (valid !== null || str === '') shown.current = valid;
   const [typedError, setTypedError] = useState<string | null>(null);
+  // What the box holds as typed: readable text is redrawn in the display format on leaving the box
+  // (25/03/2014 -> 2014/Mar/25), unreadable text is left for the user to correct.
+  const [typed, setTyped] = useState('');
   return (
     <DateInput
       {...common}
@@ -217,7 +220,8 @@ function TypedDateInput({ name, field: f, value, onChange, error, disabled, labe
         onChange(v ?? '');
       }}
       dateParser={parseTypedDate}
-      fixOnBlur={false}
+      fixOnBlur={typed.trim() === '' || parseTypedDate(typed) !== null}
+      onInput={(e) => setTyped(e.currentTarget.value)}
       valueFormat={DATE_FORMAT}
       clearable={!f.required}
       leftSection={<IconCalendar size={14} />}
