@@ -208,6 +208,23 @@ describe.runIf(browserAvailable())('keyboard and contrast: axe-core WCAG 2.1 A/A
     expect(env.problems).toEqual([]);
   });
 
+  it("the Student group offers Mark Attendance, which opens the marking screen; the attendance list stays out of the menu", async () => {
+    const { page } = env;
+    await openSignedIn(env, '/sms/dashboard');
+    const menu = page.locator('.mantine-AppShell-navbar');
+    const group = menu.getByRole('button', { name: 'Student', exact: true });
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+    const mark = menu.getByRole('link', { name: 'Mark Attendance', exact: true });
+    expect(await mark.getAttribute('href')).toBe('/sms/student/attendance/create');
+    expect(await menu.getByRole('link', { name: 'Attendance', exact: true }).count()).toBe(0);
+    await mark.click();
+    await page.waitForURL((u) => u.pathname === '/sms/student/attendance/create', { timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Mark attendance' }).first().waitFor({ timeout: 15_000 });
+    // The entry lights up where the user is.
+    expect(await mark.getAttribute('data-active')).toBe('true');
+    expect(env.problems).toEqual([]);
+  });
+
   it('landing page (a choice of two institutes): no serious or critical finding, at 1366 and 375 px', async () => {
     const { page } = env;
     await openSignedIn(env, '/landing');
@@ -220,6 +237,9 @@ describe.runIf(browserAvailable())('keyboard and contrast: axe-core WCAG 2.1 A/A
       await settled(page);
       await expectNoFindings(page);
       await page.screenshot({ path: join(SHOTS, 'landing--375.png'), fullPage: true });
+      const f = await tabTo(page, named('Open dashboard', 'A'), 'Open dashboard on a phone');
+      expect(f.ring, 'focus ring on Open dashboard').toBe(true);
+      await page.screenshot({ path: join(SHOTS, 'landing--375--focus.png') });
     } finally {
       await page.setViewportSize(DESKTOP);
     }
@@ -256,6 +276,7 @@ describe.runIf(browserAvailable())('keyboard and contrast: axe-core WCAG 2.1 A/A
       await page.screenshot({ path: join(SHOTS, 'dashboard--375.png') });
       const f = await tabTo(page, named('Menu', 'BUTTON'), "the header's Menu button");
       expect(f.ring, 'focus ring on the Menu button').toBe(true);
+      await page.screenshot({ path: join(SHOTS, 'dashboard--375--focus.png') });
       await page.keyboard.press('Enter');
       const drawer = page.getByRole('dialog');
       await drawer.waitFor();
