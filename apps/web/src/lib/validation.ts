@@ -205,7 +205,7 @@ export function imageUploadError(fileName: string, opts: { allowPdf?: boolean } 
   const dot = fileName.lastIndexOf('.');
   const ext = dot === -1 ? '' : fileName.slice(dot + 1).toLowerCase();
   const allowed = opts.allowPdf ? [...IMAGE_EXTENSIONS, 'pdf'] : IMAGE_EXTENSIONS;
-  return allowed.includes(ext) ? null : IMAGE_UPLOAD_MESSAGE;
+  return allowed.includes(ext) ? null : globalT('validation.image_only', { defaultValue: IMAGE_UPLOAD_MESSAGE });
 }
 
 /** The accept attribute for the same rule, so the file picker offers the right files first. */
