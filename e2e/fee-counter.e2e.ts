@@ -217,7 +217,7 @@ describe.skipIf(!browserAvailable())('the fee counter, as the demo accountant (C
 
     // Fee Collected: the bill's view is the same receipt; it reprints on A4 when the clerk picks A4.
     await page.goto(`${baseUrl}/sms/fee/fee_collected/view/${bill.fee_coll_cd}`);
-    await expect.poll(() => page.getByTestId('receipt-total').textContent(), { timeout: 15_000 }).toBe('4,475.50');
+    await expect.poll(() => page.getByTestId('receipt-total').textContent(), { timeout: 30_000 }).toBe('4,475.50');
     await page.getByTestId('receipt-size').getByText('A4', { exact: true }).click();
     const a4 = await printReceipt(page);
     expect(pdfInfo(a4)).toMatchObject({ ...A4, pages: 1 });
