@@ -70,19 +70,21 @@ interface Focused {
   expanded: string | null;
   /** The browser draws an outline or a ring (box-shadow) around it. */
   ring: boolean;
+  /** It sits in the page's main region (not the header or the side menu). */
+  inMain: boolean;
 }
 
 /** What has the keyboard focus, as a screen reader and a sighted keyboard user would tell it. */
 async function focused(page: Page): Promise<Focused> {
   return (await page.evaluate(`(() => {
     const el = document.activeElement;
-    if (!el || el === document.body) return { tag: 'BODY', role: null, name: '', field: null, expanded: null, ring: false };
+    if (!el || el === document.body) return { tag: 'BODY', role: null, name: '', field: null, expanded: null, ring: false, inMain: false };
     // A field's ring is drawn on its box: a password box is a frame around the real input.
     const box = el.closest('.mantine-Input-input') || el;
     const cs = getComputedStyle(box);
     const ring = (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2) || (cs.boxShadow !== 'none' && cs.boxShadow !== '');
     const name = (el.getAttribute('aria-label') || el.textContent || el.getAttribute('placeholder') || '').replace(/\\s+/g, ' ').trim();
-    return { tag: el.tagName, role: el.getAttribute('role'), name, field: el.getAttribute('name'), expanded: el.getAttribute('aria-expanded'), ring };
+    return { tag: el.tagName, role: el.getAttribute('role'), name, field: el.getAttribute('name'), expanded: el.getAttribute('aria-expanded'), ring, inMain: !!el.closest('main') };
   })()`)) as Focused;
 }
 
@@ -222,6 +224,21 @@ describe.runIf(browserAvailable())('keyboard and contrast: axe-core WCAG 2.1 A/A
     await page.getByRole('heading', { name: 'Mark attendance' }).first().waitFor({ timeout: 15_000 });
     // The entry lights up where the user is.
     expect(await mark.getAttribute('data-active')).toBe('true');
+    expect(env.problems).toEqual([]);
+  });
+
+  it("the first Tab on a signed-in page offers 'Skip to the page', which jumps over the header and the side menu", async () => {
+    const { page } = env;
+    await openSignedIn(env, STUDENT_TABLE);
+    await waitForGrid(page);
+    const f = await tabTo(page, () => true, 'anything', { max: 1 });
+    expect(f).toMatchObject({ tag: 'A', name: 'Skip to the page', ring: true });
+    await page.screenshot({ path: join(SHOTS, 'skip-link--1366--focus.png') });
+    await page.keyboard.press('Enter');
+    expect((await focused(page)).tag).toBe('MAIN');
+    // The next stop is on the page (its search, its buttons), not the header's Institute box.
+    expect(await tabTo(page, () => true, 'anything', { max: 1 })).toMatchObject({ inMain: true });
+    expect(new URL(page.url()).pathname).toBe(STUDENT_TABLE);
     expect(env.problems).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { AppShell, Box, Burger, Divider, Drawer, Group, Stack } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { useSession } from '../lib/session-store';
@@ -8,6 +8,7 @@ import { MOBILE_QUERY } from './app-theme';
 import { BrandMark } from './brand-mark';
 import { InstituteSwitcher, LanguageSwitcher, YearSwitcher } from './context-switchers';
 import { PageLoader } from './root-layout';
+import classes from './shell-layout.module.css';
 import { SideMenu } from './side-menu';
 import { useAcademicYears } from './use-academic-years';
 import { useRealtime } from './use-realtime';
@@ -21,6 +22,7 @@ export function ShellLayout() {
   const { pathname } = useLocation();
   const { institute, year } = useSession();
   const { ready } = useAcademicYears();
+  const mainRef = useRef<HTMLElement>(null);
   useRealtime();
 
   const closeDrawer = drawer.close;
@@ -30,6 +32,17 @@ export function ShellLayout() {
 
   return (
     <AppShell header={{ height: 56 }} navbar={isMobile ? undefined : { width: 264, breakpoint: 0 }} padding={isMobile ? 'xs' : 'md'}>
+      <a
+        href="#main-content"
+        className={classes.skipLink}
+        onClick={(e) => {
+          // Focus moves, the URL stays: a #fragment would be taken for a route change.
+          e.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
+        {t('common.skip_to_content', { defaultValue: 'Skip to the page' })}
+      </a>
       <AppShell.Header>
         <Group h="100%" px={isMobile ? 'xs' : 'md'} justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap">
@@ -57,7 +70,7 @@ export function ShellLayout() {
         </AppShell.Navbar>
       )}
 
-      <AppShell.Main bg="var(--mantine-color-gray-0)">
+      <AppShell.Main bg="var(--mantine-color-gray-0)" id="main-content" ref={mainRef} tabIndex={-1} className={classes.main}>
         {ready ? (
           <Suspense fallback={<PageLoader />}>
             {/* Re-keyed on a switch so the page refetches under the new institute / year headers. */}
