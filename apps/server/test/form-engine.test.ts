@@ -60,6 +60,19 @@ describe('form engine on the server', () => {
     });
   });
 
+  it('tells apart two students of the same name by their admission numbers', async () => {
+    const page = fx.as(fx.admin, 'student', 'profile');
+    const add = async (adm: string) =>
+      (await call(srv.app, page, 'POST', '/api/student/', { stud_fs_nm: 'Amit Twin', stud_adm_cd: adm, cls_cd: fx.cls1, sec_cd: fx.secA })).json<Row>();
+    const one = await add(`TW1${Date.now()}`);
+    const two = await add(`TW2${Date.now()}`);
+    const got = (await call(srv.app, page, 'GET', '/api/student/options?q=Amit%20Twin')).json<{ value: number; label: string }[]>();
+    expect(got.map((o) => o.label).sort()).toEqual([`Amit Twin (${String(one.stud_adm_cd)})`, `Amit Twin (${String(two.stud_adm_cd)})`].sort());
+    // One of them alone needs no number.
+    const single = (await call(srv.app, page, 'GET', `/api/student/options?ids=${String(one.stud_cd)}`)).json<{ label: string }[]>();
+    expect(single.map((o) => o.label)).toEqual(['Amit Twin']);
+  });
+
   describe('a PUT of the row as it was read', () => {
     const page = () => fx.as(fx.admin, 'student', 'profile');
     const read = async (id: number): Promise<Row> => (await call(srv.app, page(), 'GET', `/api/student/${id}`)).json<Row>();

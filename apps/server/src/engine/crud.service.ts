@@ -95,8 +95,16 @@ export async function options(db: Db, e: AnyEntity, ctx: RequestContext, p: Opti
     if (sortBy) parentOrder.push(sql`${a[sortBy]}`);
     parentOrder.push(sql`${a[f.display]}`);
   }
+  // Two rows may share a name (two children called Amit Bafna): such options also show the row's own
+  // unique text (the admission number), the one thing that tells them apart.
+  const tell = Object.entries(e.fields).find(([n, f]) => n !== e.title && f.kind === 'text' && f.unique)?.[0];
   let query = db
-    .select({ value: t[e.key], label: t[e.title], parents: parentCols.length ? sql<string>`concat_ws(' - ', ${sql.join(parentCols, sql`, `)})` : sql<string>`''` })
+    .select({
+      value: t[e.key],
+      label: t[e.title],
+      parents: parentCols.length ? sql<string>`concat_ws(' - ', ${sql.join(parentCols, sql`, `)})` : sql<string>`''`,
+      tell: tell ? sql<string | null>`${t[tell]}::text` : sql<string | null>`null`,
+    })
     .from(t)
     .$dynamic();
   for (const j of joins) query = query.leftJoin(j.table, j.on);
@@ -114,7 +122,10 @@ export async function options(db: Db, e: AnyEntity, ctx: RequestContext, p: Opti
     .where(and(...conds))
     .orderBy(...parentOrder, t[e.title])
     .limit(50);
-  return rs.map((r) => ({ value: Number(r.value), label: [r.parents, String(r.label ?? '')].filter((x) => x).join(' - ') }));
+  const labels = rs.map((r) => [r.parents, String(r.label ?? '')].filter((x) => x).join(' - '));
+  const seen = new Map<string, number>();
+  for (const l of labels) seen.set(l, (seen.get(l) ?? 0) + 1);
+  return rs.map((r, i) => ({ value: Number(r.value), label: (seen.get(labels[i]) ?? 0) > 1 && r.tell ? `${labels[i]} (${r.tell})` : labels[i] }));
 }
 
 // ---- writes ----
