@@ -126,6 +126,7 @@ describe.each(backends)('the fee receipt as a PDF on %s', (backend) => {
     const doc = await pdf(office, b.fee_coll_cd);
     expect(pdfLetters(doc)).toContain('CANCELLED');
     expect(pdfText(doc)).toMatch(/Cancelled on \d{4}\/\w{3}\/\d{2} by Administrator\. Reason: Paid twice by mistake/);
+    expect(pdfText(doc)).not.toContain('Balance Due');
     expect(pdfInfo(doc).width).toBe(A5.width);
     expect(firstPageInk(doc, process.env.RECEIPT_PNG_DIR ? `${process.env.RECEIPT_PNG_DIR}/receipt-cancelled.png` : undefined)).toBeGreaterThan(0.01);
   });

@@ -63,7 +63,8 @@ export async function feeReceiptPdf(r: Receipt, setup: PrintSetup, printedBy: st
     facts,
     lines,
     { ...field(t('receipt.in_words'), r.amount_in_words), margin: [0, small ? 6 : 10, 0, 2] },
-    field(t('receipt.balance'), money(r.balance_due), true),
+    // A cancelled bill settled nothing: a balance 'after' it would only mislead.
+    ...(cancelled ? [] : [field(t('receipt.balance'), money(r.balance_due), true)]),
     field(t('receipt.tender'), tender),
   ];
   if (cancelled && r.cancellation) {

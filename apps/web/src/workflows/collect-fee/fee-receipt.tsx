@@ -167,7 +167,7 @@ export function FeeReceipt({ receipt, actions, autoFocusPrint = false }: { recei
             </Table.Tbody>
           </Table>
           <Fact label={label('in_words', 'Amount in words')} value={receipt.amount_in_words} testId="receipt-words" />
-          <Fact label={label('balance', 'Balance Due')} value={formatMoney(receipt.balance_due)} strong testId="receipt-balance" />
+          {!cancelled && <Fact label={label('balance', 'Balance Due')} value={formatMoney(receipt.balance_due)} strong testId="receipt-balance" />}
           <Fact label={label('tender', 'Paid by')} value={tender} />
           <Fact label={label('cashier', 'Cashier')} value={receipt.cashier} testId="receipt-cashier" />
           {receipt.cancellation && (
