@@ -16,6 +16,8 @@ export interface PrintPdfOptions {
   size?: PageSize;
   /** Test seam and phone fallback: 'frame' prints in place, 'tab' opens the PDF beside the app. */
   target?: 'frame' | 'tab';
+  /** Headers over the session's, as the screen's own requests send them (an earlier year's acdm_cd). */
+  headers?: Record<string, string>;
 }
 
 const FRAME_ID = 'campus-print-frame';
@@ -46,7 +48,7 @@ export function pdfQuery(opts: PrintPdfOptions): Record<string, string | undefin
 
 /** The PDF as bytes, or the HttpError the client raised (and already showed as a toast). */
 export function fetchPdf(path: string, opts: PrintPdfOptions = {}): Promise<Blob> {
-  return http.get<Blob>(path, { blob: true, query: pdfQuery(opts) });
+  return http.get<Blob>(path, { blob: true, query: pdfQuery(opts), headers: opts.headers });
 }
 
 function defaultTarget(): 'frame' | 'tab' {

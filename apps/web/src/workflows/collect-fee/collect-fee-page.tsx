@@ -128,6 +128,7 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
       <FeeReceipt
         receipt={receipt}
         autoFocusPrint
+        requestHeaders={headers}
         actions={
           student === undefined ? (
             <Button variant="light" leftSection={<IconUserPlus size={16} />} onClick={nextStudent} data-testid="receipt-next">

@@ -6,6 +6,7 @@ import { setAcademicYear, signIn } from '../../lib/session-store';
 import { adminUser } from '../../test-support/fixtures';
 import { createTestI18n, jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../../test-support/render-app';
 import { BillReceiptPage, CollectAcademicDuesPage, CollectFromStudentPage } from './collect-fee-views';
+import { FeeReceipt, type Receipt } from './fee-receipt';
 
 let calls: { url: string; headers: Record<string, string> }[];
 
@@ -122,5 +123,34 @@ describe('fee counter entry points', () => {
     expect(pdfCall?.url).toMatch(/[?&]lang=english/);
     expect(pdfCall?.url).toMatch(/[?&]size=A5/);
     expect(pagePrint).not.toHaveBeenCalled();
+  });
+
+  it("prints an earlier year's bill in that year: the PDF request carries the screen's year headers", async () => {
+    const receipt: Receipt = {
+      bill: { fee_coll_cd: 501, fee_coll_bill_no: 3, fee_coll_amt: '100.00', fee_coll_sts: 'Active', fee_coll_crt_dt: '2025-12-01' },
+      lines: [{ kind: 'Fee', fee_grp_nm: 'Term 3', feetyp_nm: 'Tuition', amount: '100.00', discount: '0.00' }],
+      institute: { inst_nm: 'Campus School', inst_adr1: null, inst_adr2: null, inst_ph: null, inst_eml: null },
+      student: { stud_fs_nm: 'Anu', stud_adm_cd: 'A-41', stud_fthr_nm: null, cls_nm: 'V', sec_nm: 'A' },
+      academic_year: '2025-26',
+      tender: { tnd_typ_nm: 'Cash', reference_label: null, reference: null },
+      cashier: 'Latha R',
+      amount_in_words: 'Rupees One Hundred Only',
+      balance_due: '0.00',
+      cancellation: null,
+    };
+    serve({ '/api/fee_collection/bill/501/pdf': { pdf: true } });
+    URL.createObjectURL = vi.fn(() => 'blob:old-year');
+    URL.revokeObjectURL = vi.fn();
+    const { router } = await render(
+      <FeeReceipt receipt={receipt} requestHeaders={{ acdm_cd: '4', acdm_year: '2025-26' }} />,
+      'academic_fee_collect',
+      'view,create',
+    );
+    await router.navigate('/sms/fee/academic_fee_collect/view/77');
+    fireEvent.click(await screen.findByTestId('receipt-print'));
+    await waitFor(() => expect(calls.some((c) => c.url.startsWith('/api/fee_collection/bill/501/pdf'))).toBe(true));
+    const pdfCall = calls.find((c) => c.url.startsWith('/api/fee_collection/bill/501/pdf'))!;
+    expect(pdfCall.headers).toMatchObject({ acdm_cd: '4', acdm_year: '2025-26' });
+    document.getElementById('campus-print-frame')?.remove();
   });
 });

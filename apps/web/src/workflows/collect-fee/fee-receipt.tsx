@@ -31,7 +31,7 @@ function storedSize(): PageSize {
 }
 
 /** The server's PDF (the paper), printed without the app around it; the paper size is remembered per browser. */
-function PrintButton({ billCd, autoFocus }: { billCd: number; autoFocus: boolean }): JSX.Element {
+function PrintButton({ billCd, autoFocus, headers }: { billCd: number; autoFocus: boolean; headers?: Record<string, string> }): JSX.Element {
   const { t } = useTranslation();
   const [size, setSize] = useState<PageSize>(storedSize);
   const [busy, setBusy] = useState(false);
@@ -46,7 +46,7 @@ function PrintButton({ billCd, autoFocus }: { billCd: number; autoFocus: boolean
   };
   const print = () => {
     setBusy(true);
-    printPdf(`/api/fee_collection/bill/${billCd}/pdf`, { size })
+    printPdf(`/api/fee_collection/bill/${billCd}/pdf`, { size, headers })
       .catch((e: unknown) => {
         // The client has shown the server's reason; anything else is a real fault.
         if (!(e instanceof HttpError)) throw e;
@@ -88,7 +88,18 @@ function Fact({ label, value, testId, strong = false }: { label: string; value: 
  * paper uses (print.receipt.*). Print sends the server's PDF to the printer, never this page. A cancelled
  * bill says so on screen and on paper, so a reprint can never pass for a valid receipt.
  */
-export function FeeReceipt({ receipt, actions, autoFocusPrint = false }: { receipt: Receipt; actions?: ReactNode; autoFocusPrint?: boolean }): JSX.Element {
+export function FeeReceipt({
+  receipt,
+  actions,
+  autoFocusPrint = false,
+  requestHeaders,
+}: {
+  receipt: Receipt;
+  actions?: ReactNode;
+  autoFocusPrint?: boolean;
+  /** The screen's header overrides: a bill of an earlier year is read in that year. */
+  requestHeaders?: Record<string, string>;
+}): JSX.Element {
   const { t } = useTranslation();
   const b = receipt.bill;
   const s = receipt.student;
@@ -102,7 +113,7 @@ export function FeeReceipt({ receipt, actions, autoFocusPrint = false }: { recei
   return (
     <Stack gap="sm" maw={760} data-testid="fee-receipt">
       <Group gap="xs" wrap="wrap">
-        <PrintButton billCd={Number(b.fee_coll_cd)} autoFocus={autoFocusPrint} />
+        <PrintButton billCd={Number(b.fee_coll_cd)} autoFocus={autoFocusPrint} headers={requestHeaders} />
         {actions}
       </Group>
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
