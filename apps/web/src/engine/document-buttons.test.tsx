@@ -106,7 +106,7 @@ describe('document buttons of the grid toolbar', () => {
     const printSpy = vi.spyOn(window, 'print').mockImplementation(() => undefined);
 
     fireEvent.click(cellOf(8));
-    await waitFor(() => expect(cellOf(8).closest('.ag-row')?.classList.contains('ag-row-selected')).toBe(true));
+    await waitFor(() => expect(cellOf(8).closest('.ag-row')?.classList.contains('ag-row-selected')).toBe(true), { timeout: 5000 });
     // The list may still be settling (its first reads can reset the selection the toolbar sees): click again
     // as a person would after 'Please select...', until one print starts; while it runs, clicks are ignored.
     await waitFor(() => {
@@ -115,7 +115,7 @@ describe('document buttons of the grid toolbar', () => {
         fireEvent.click(print);
       }
       expect(pdfGets).toHaveLength(1);
-    });
+    }, { timeout: 5000 });
     expect(pdfGets[0]).toMatch(/^\/api\/desk\/Pass\/8\/pdf\?lang=english$/);
     const frame = await waitFor(() => {
       const f = document.getElementById('campus-print-frame') as HTMLIFrameElement | null;
@@ -131,12 +131,12 @@ describe('document buttons of the grid toolbar', () => {
     refuse = true;
     const { cellOf } = await renderPage('print_pass');
     fireEvent.click(cellOf(8));
-    await waitFor(() => expect(cellOf(8).closest('.ag-row')?.classList.contains('ag-row-selected')).toBe(true));
+    await waitFor(() => expect(cellOf(8).closest('.ag-row')?.classList.contains('ag-row-selected')).toBe(true), { timeout: 5000 });
     await waitFor(() => {
       if (pdfGets.length === 0) fireEvent.click(screen.getByTestId('btn-print_pass'));
       expect(pdfGets).toHaveLength(1);
-    });
-    await waitFor(() => expect(shown).toContain('You are not allowed to print this pass.'));
+    }, { timeout: 5000 });
+    await waitFor(() => expect(shown).toContain('You are not allowed to print this pass.'), { timeout: 5000 });
     expect(document.getElementById('campus-print-frame')).toBeNull();
   });
 });
