@@ -154,6 +154,8 @@ describe.each(backends)('printed documents on %s', (backend) => {
       expect(lineOf(text, 'Date of leaving')).toContain('2026/Apr/30');
       expect(lineOf(text, 'Reason for leaving')).toContain("Parent's transfer to Madurai");
       expect(lineOf(text, 'Conduct and character')).toContain('Very Good');
+      // Signed off by the issuer's name, not the login id the row stamps.
+      expect(text).toMatch(/Prepared by: Administrator/);
       expect(pdfInfo(pdf)).toMatchObject(A4);
       expect(firstPageInk(pdf, shot('transfer-certificate'))).toBeGreaterThan(0.01);
       const tamil = pdfText(pdfOf(await get(certPage(admin), `/api/certificate/${made.cert_fct_cd}/pdf?lang=tamil`)));

@@ -115,6 +115,11 @@ export async function certificateData(db: Db, row: Row, acdmCd: number | null): 
         WHERE s.stud_cd = ${Number(row.stud_cd)}`,
   );
   if (!student) throw notFound('The student of this certificate was not found.');
+  // Who issued it by their name ('Latha R'), not their login id ('ADMIN') that the row stamps.
+  const [issuer] = await rows<{ usr_full_nm: string }>(
+    db,
+    sql`SELECT e.usr_full_nm FROM certificate c JOIN employee e ON e.usr_cd = c.crt_by WHERE c.cert_fct_cd = ${Number(row.cert_fct_cd)}`,
+  );
   const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
   return {
     cert_fct_nmb: row.cert_fct_nmb === null || row.cert_fct_nmb === undefined ? null : Number(row.cert_fct_nmb),
@@ -125,7 +130,7 @@ export async function certificateData(db: Db, row: Row, acdmCd: number | null): 
     cert_fct_lvng_rsn: text(row.cert_fct_lvng_rsn),
     cert_fct_cndct: text(row.cert_fct_cndct),
     cert_fct_rmks: text(row.cert_fct_rmks),
-    usr_nm: text(row.usr_nm),
+    usr_nm: issuer?.usr_full_nm ?? text(row.usr_nm),
     student,
     yearLabel: await academicYearLabel(db, acdmCd),
   };
