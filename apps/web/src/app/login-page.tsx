@@ -134,7 +134,15 @@ export function LoginPage() {
             </div>
 
             {error && (
-              <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" withCloseButton onClose={() => setError(null)}>
+              <Alert
+                color="red"
+                variant="light"
+                icon={<IconAlertCircle size={18} />}
+                role="alert"
+                withCloseButton
+                closeButtonLabel={t('btn.close', { defaultValue: 'Close' })}
+                onClose={() => setError(null)}
+              >
                 {error}
               </Alert>
             )}
