@@ -99,7 +99,7 @@ export function LinkSelect({ name, field, value, onChange, knownLabel, error, di
       // The server already filtered by q; filtering again here would hide rows matched on other columns.
       filter={({ options: o }) => o}
       clearable={!field.required}
-      nothingFoundMessage={options.isFetching ? t('form.loading', { defaultValue: 'Loading…' }) : t('form.no_options', { defaultValue: 'No matches' })}
+      nothingFoundMessage={options.isFetching ? t('form.loading', { defaultValue: 'Loading…' }) : t('form.no_options', { defaultValue: 'Nothing found' })}
       rightSection={options.isFetching || current.isFetching ? <Loader size={14} /> : undefined}
       onDropdownOpen={() => setOpened(true)}
       error={error}
