@@ -138,6 +138,23 @@ describe.skipIf(!browserAvailable())('fee grids at 1366 px, as the demo accounta
     expect(env.problems).toEqual([]);
   });
 
+  it('switched to Tamil, the restarted grid keeps the layout but no longer-worded heading or value is cut', async () => {
+    const { page } = env;
+    await page.locator('input[aria-label="Language"]:visible').click();
+    await page.getByRole('option', { name: 'தமிழ்', exact: true }).click();
+    await expect.poll(() => page.evaluate('document.documentElement.lang')).toBe('ta');
+    // The headings are the Tamil ones now (the Status column's among them)...
+    await expect.poll(async () => (await headers(page)).find((h) => h.colId === 'fee_coll_sts')?.text ?? 'Status').not.toBe('Status');
+    // ...each shown whole, and so are the values (Tamil month names run longer).
+    await expect.poll(async () => (await headers(page)).filter((h) => h.cut).map((h) => h.text)).toEqual([]);
+    expect(await cutCells(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'fee-collected-tamil-1366.png') });
+    await page.locator('input[aria-label="மொழி"]:visible').click();
+    await page.getByRole('option', { name: 'English', exact: true }).click();
+    await expect.poll(() => page.evaluate('document.documentElement.lang')).toBe('en');
+    expect(env.problems).toEqual([]);
+  });
+
   it("Fee Cancel shows when and by whom a cancellation was undone without scrolling sideways", async () => {
     const { page, baseUrl } = env;
     await openGrid(page, `${baseUrl}/sms/fee/fee_cancel/table`);

@@ -146,6 +146,24 @@ function sizeColumns(
   api.applyColumnState({ state: [...widths].map(([colId, width]) => ({ colId, width })) });
 }
 
+/** Columns narrower than their heading and values need grow to it; wider ones are left as the user had them. */
+function widenToFit(
+  api: GridApi<EntityRow>,
+  columns: readonly ColumnSpec[],
+  rows: readonly EntityRow[],
+  format: (c: ColumnSpec, row: EntityRow) => string,
+  box: HTMLElement | null,
+): void {
+  const measure = textMeasurer(box);
+  const state = api.getColumnState();
+  const grow = columns.flatMap((c) => {
+    const need = columnWidth(c.kind, c.label, rows.map((r) => format(c, r)), measure);
+    const now = state.find((s) => s.colId === c.colId)?.width ?? 0;
+    return now < need ? [{ colId: c.colId, width: need }] : [];
+  });
+  if (grow.length > 0) api.applyColumnState({ state: grow });
+}
+
 const selectionColumnDef: SelectionColumnDef = { width: 36, minWidth: 36, maxWidth: 36, resizable: false, pinned: 'left' };
 
 export interface EntityGridProps {
@@ -308,6 +326,9 @@ export function EntityGrid(props: EntityGridProps) {
       if (layout) e.api.applyColumnState({ state: layout, applyOrder: true });
       // Headings whole from the start; the values are measured once the first rows are drawn.
       else sizeColumns(e.api, columns, rowsRef.current, cellText, gridBoxRef.current);
+      // After a language switch the layout carried over keeps its widths, but a column whose new heading or
+      // values (Tamil words and month names run longer) no longer fit grows to them.
+      if (carried) widenToFit(e.api, columns, rowsRef.current, cellText, gridBoxRef.current);
       applySort(e.api, sortRef.current);
       reportColumns(e.api);
       // A restarted grid starts with nothing selected; the toolbar must not act on the old selection.
