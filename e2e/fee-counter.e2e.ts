@@ -204,6 +204,13 @@ describe.skipIf(!browserAvailable())('the fee counter, as the demo accountant (C
     // The page's chrome is not on paper: no menu, no toast, no header bar.
     expect(paper).not.toMatch(/Quick Fee Collection|Fee Master|Sign out|Saved/i);
     expect(firstPageInk(a5, join(SHOTS, 'receipt-a5.png'))).toBeGreaterThan(0.01);
+    // Ctrl+P on the page itself: the print stylesheet leaves the header bar and side menu off the paper.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.mantine-AppShell-header').isVisible()).toBe(false);
+    expect(await page.locator('.mantine-AppShell-navbar').isVisible()).toBe(false);
+    expect(await page.getByTestId('fee-receipt').isVisible()).toBe(true);
+    await page.emulateMedia({ media: 'screen' });
+    expect(await page.locator('.mantine-AppShell-header').isVisible()).toBe(true);
 
     const after = await dues();
     const paidNow = after.find((l) => l.fee_cd === line.fee_cd)!;
@@ -232,10 +239,19 @@ describe.skipIf(!browserAvailable())('the fee counter, as the demo accountant (C
     await page.goto(`${baseUrl}/sms/fee/fee_collected/table`);
     await settleGrid(page);
     await typeInto(page.getByTestId('grid-search'), String(child.stud_adm_cd));
-    await expect.poll(() => page.getByTestId('entity-grid').locator(`.ag-row .ag-cell[col-id="fee_coll_bill_no"]`).allTextContents(), { timeout: 15_000 }).toContain(
-      String(bill.fee_coll_bill_no),
-    );
-    await page.getByTestId('entity-grid').locator('.ag-row[row-index="0"] .ag-cell[col-id="fee_coll_bill_no"]').click();
+    // Wait for the search to have filtered the grid (a click on a row the reload then replaces selects nothing).
+    const admissionCells = page.getByTestId('entity-grid').locator('.ag-row[row-index] .ag-cell[col-id="stud_adm_cd"]');
+    await expect
+      .poll(async () => {
+        const adm = await admissionCells.allTextContents();
+        return adm.length > 0 && adm.every((a) => a.trim() === child.stud_adm_cd);
+      }, { timeout: 20_000 })
+      .toBe(true);
+    const billCell = page
+      .getByTestId('entity-grid')
+      .locator('.ag-row[row-index] .ag-cell[col-id="fee_coll_bill_no"]')
+      .filter({ hasText: new RegExp(`^\\s*${bill.fee_coll_bill_no}\\s*$`) });
+    await billCell.first().click();
     await page.getByTestId('btn-cancel_bill').click();
     await typeInto(page.getByTestId('workflow-reason'), 'Parent paid by mistake; refunded at the counter.');
     await page.getByTestId('workflow-ok').click();
