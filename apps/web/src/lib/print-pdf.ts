@@ -74,10 +74,15 @@ export async function printPdf(path: string, opts: PrintPdfOptions = {}): Promis
     throw e;
   }
   const url = URL.createObjectURL(blob.type === 'application/pdf' ? blob : new Blob([blob], { type: 'application/pdf' }));
+  if (target === 'tab' && !tab) {
+    // The tab was blocked: show the PDF in place of the app (Back returns). Not released on leaving the
+    // page, which is exactly what this navigation does.
+    window.location.assign(url);
+    return;
+  }
   hold(url);
-  if (target === 'tab') {
-    if (tab) tab.location.href = url;
-    else window.location.assign(url);
+  if (tab) {
+    tab.location.href = url;
     return;
   }
   await new Promise<void>((resolve) => {
@@ -89,11 +94,15 @@ export async function printPdf(path: string, opts: PrintPdfOptions = {}): Promis
     frame.addEventListener(
       'load',
       () => {
-        const win = frame.contentWindow;
-        win?.focus();
-        win?.print();
-        frame.dataset.printed = 'true';
-        resolve();
+        try {
+          const win = frame.contentWindow;
+          win?.focus();
+          win?.print();
+          frame.dataset.printed = 'true';
+        } finally {
+          // Whatever the viewer does, the Print button must not stay busy.
+          resolve();
+        }
       },
       { once: true },
     );
