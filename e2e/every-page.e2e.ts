@@ -25,6 +25,7 @@ const languageDir = join(import.meta.dirname, '../apps/web/public/assets/languag
 interface MenuTexts {
   menu: Record<string, string>;
   page: Record<string, Record<string, string>>;
+  menu_entry?: Record<string, Record<string, string>>;
 }
 
 const live = livePages();
@@ -32,7 +33,8 @@ const live = livePages();
 const unbuiltOffMenu = pages.filter((pg) => !pg.menu && pg.entity === undefined);
 /** Menu groups that have something live to show, each with its live menu pages in pages.ts order. */
 const liveGroups = menuGroups
-  .map((g) => ({ group: g, children: live.filter((pg) => pg.module === g.module && pg.menu) }))
+  // A page's menuEntry (Mark Attendance) is a menu entry too, for a holder of its mode's button (ADMIN).
+  .map((g) => ({ group: g, children: live.filter((pg) => pg.module === g.module && (pg.menu || pg.menuEntry)) }))
   .filter((g) => g.children.length > 0);
 /** One narrow screenshot per module group: its first live page's table (off-menu pages count too). */
 const narrowPages = menuGroups.map((g) => live.find((pg) => pg.module === g.module)).filter((pg): pg is PageDef => pg !== undefined);
@@ -238,7 +240,10 @@ describe.runIf(browserAvailable())('every live page opens cleanly as ADMIN (Chro
       if ((await header.getAttribute('data-expanded')) === null) await header.click();
       // Mantine renders a group's children in the Collapse right after its header.
       const body = header.locator('xpath=following-sibling::div[1]');
-      const expected = children.map((pg) => texts.page[pg.module]?.[pg.page] ?? `(no page.${pg.module}.${pg.page})`);
+      const expected = children.flatMap((pg) => [
+        ...(pg.menu ? [texts.page[pg.module]?.[pg.page] ?? `(no page.${pg.module}.${pg.page})`] : []),
+        ...(pg.menuEntry ? [texts.menu_entry?.[pg.module]?.[pg.page] ?? `(no menu_entry.${pg.module}.${pg.page})`] : []),
+      ]);
       await expect.poll(async () => (await body.getByRole('link').allTextContents()).map((s) => s.trim()), { timeout: 5_000 }).toEqual(expected);
       for (const label of expected) {
         if (!(await body.getByRole('link', { name: label, exact: true }).isVisible())) missing.push(`${title} > ${label}`);

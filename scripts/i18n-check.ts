@@ -22,6 +22,7 @@ export function expectedKeys(): Map<string, string> {
   for (const p of pages) {
     keys.set(`page.${p.module}.${p.page}`, p.label);
     if (p.viewLabel) keys.set(`view_label.${p.module}.${p.page}`, p.viewLabel);
+    if (p.menuEntry) keys.set(`menu_entry.${p.module}.${p.page}`, p.menuEntry.label);
   }
   for (const e of entities) {
     keys.set(`entity.${e.name}.label`, e.label);

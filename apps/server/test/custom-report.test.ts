@@ -93,6 +93,7 @@ describe.each(backends)('custom reports on %s', (backend) => {
     await refused(s, report({ cst_rpt_cols: ['stud_fs_nm', 'no_such'] }), "Column 'no_such' is not a field of Student.");
     await refused(s, report({ cst_rpt_entity: 'employee', cst_rpt_cols: ['usr_full_nm', 'usr_pwd'], cst_rpt_fltrs: [], cst_rpt_sort: null }), "Column 'usr_pwd' (Password) cannot be used in a report.");
     await refused(s, report({ cst_rpt_entity: 'notification', cst_rpt_cols: ['ntf_nm', 'ntf_qry'], cst_rpt_fltrs: [], cst_rpt_sort: null }), "Column 'ntf_qry' (Query) cannot be used in a report.");
+    await refused(s, report({ cst_rpt_entity: 'collected_fee', cst_rpt_cols: ['fee_coll_cd', 'fee_coll_idem_key'], cst_rpt_fltrs: [], cst_rpt_sort: null }), "Column 'fee_coll_idem_key' (Idempotency Key) cannot be used in a report.");
     await refused(s, report({ cst_rpt_cols: ['stud_fs_nm', 'stud_fs_nm'] }), "Column 'stud_fs_nm' is chosen twice.");
     await refused(s, report({ cst_rpt_cols: 'stud_fs_nm' }), "'Columns' must be a list of field names.");
     await refused(s, report({ cst_rpt_fltrs: [{ field: 'stud_fthr', value: 'x' }] }), "Filter 'stud_fthr' is not a field of Student.");

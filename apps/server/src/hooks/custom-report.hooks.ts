@@ -13,8 +13,11 @@ export const MAX_REPORT_FILTERS = 20;
 
 const refuse = (field: string, message: string) => badRequest(message, [{ field, message }]);
 
-/** Kinds the list API refuses to filter or sort by, and that a grid cannot show as a value. */
-const hidden = (f: Field): boolean => f.kind === 'password' || f.kind === 'json';
+/**
+ * Kinds the list API refuses to filter or sort by, and that a grid cannot show as a value; machine internals
+ * (a bill's idempotency key) are no column anywhere, so no report column either.
+ */
+const hidden = (f: Field): boolean => f.kind === 'password' || f.kind === 'json' || f.internal === true;
 
 function reportField(base: AnyEntity, name: unknown, role: string, at: string): [string, Field] {
   if (typeof name !== 'string' || name === '') throw refuse(at, `${role} must name a field of ${base.label}.`);

@@ -58,7 +58,7 @@ export function definitionBody(def: ReportDefinition): Record<string, unknown> {
 }
 
 /** What the list API lets a report show, sort and filter by: every field but passwords and JSON. */
-const usable = (f: Field): boolean => f.kind !== 'password' && f.kind !== 'json';
+const usable = (f: Field): boolean => f.kind !== 'password' && f.kind !== 'json' && f.internal !== true;
 /** A filter needs a value someone can type or pick: not a file. */
 const filterable = (f: Field): boolean => usable(f) && f.kind !== 'image' && f.kind !== 'file';
 
