@@ -62,6 +62,7 @@ function padMoney(v: string): string {
  * lets the user clear it (an update then sends null, which releases the stored file).
  */
 function UploadInput({ name, field, value, onChange, error, disabled, label }: FieldInputProps & { field: Extract<Field, { kind: 'image' | 'file' }> }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [fresh, setFresh] = useState<{ fileId: string; file: File } | null>(null);
   const { entity, mode } = useRouteRow();
@@ -117,7 +118,7 @@ function UploadInput({ name, field, value, onChange, error, disabled, label }: F
         name={name}
         label={label ?? field.label}
         withAsterisk={field.required}
-        placeholder={current && !chosen && !cloned ? current : (field.placeholder ?? 'Choose a file')}
+        placeholder={current && !chosen && !cloned ? current : (field.placeholder ?? t('form.choose_file', { defaultValue: 'Choose a file' }))}
         accept={imageAccept({ allowPdf })}
         leftSection={<IconUpload size={14} />}
         value={chosen?.file ?? null}
@@ -125,13 +126,13 @@ function UploadInput({ name, field, value, onChange, error, disabled, label }: F
         clearable
         disabled={disabled || busy}
         error={error}
-        description={busy ? 'Uploading…' : undefined}
+        description={busy ? t('form.uploading', { defaultValue: 'Uploading…' }) : undefined}
       />
       {preview && (
         <Group gap="xs" justify="space-between" wrap="nowrap">
           {preview}
           {!disabled && (
-            <CloseButton size="sm" aria-label={`Remove ${label ?? field.label}`} data-testid={`${name}-remove`} onClick={() => void pick(null)} />
+            <CloseButton size="sm" aria-label={t('form.remove_file', { label: label ?? field.label, defaultValue: 'Remove {{label}}' })} data-testid={`${name}-remove`} onClick={() => void pick(null)} />
           )}
         </Group>
       )}
@@ -372,7 +373,11 @@ export function FieldInput(props: FieldInputProps) {
           value={str}
           onChange={(e) => onChange(e.currentTarget.value)}
           autoComplete="new-password"
-          description={props.passwordOptional ? 'Leave empty to keep the current password' : `At least ${f.min} characters`}
+          description={
+            props.passwordOptional
+              ? t('form.password_keep', { defaultValue: 'Leave empty to keep the current password' })
+              : t('form.password_min', { n: f.min, defaultValue: 'At least {{n}} characters' })
+          }
         />
       );
     case 'json':
