@@ -33,7 +33,7 @@ async function openGrid(page: Page, url: string): Promise<void> {
         last = now;
         return same;
       },
-      { intervals: [300] },
+      { interval: 300 },
     )
     .toBe(true);
 }
