@@ -172,6 +172,21 @@ describe.runIf(browserAvailable())('the generic form as an office uses it (Chrom
     await expect.poll(() => page.evaluate('document.documentElement.lang')).toBe('en');
     expect(env.problems.slice(from)).toEqual([]);
   });
+  it('a Book Issue opens in view without an Edit button (issues are written by the issue workflow only)', async () => {
+    const { page, baseUrl } = env;
+    const from = env.problems.length;
+    const issues = await api<{ rows: { bk_chk_cd: number; bk_chk_usr_nm: string }[] }>(env.baseUrl, admin, 'GET', '/api/bookcheckout/?size=1', { module: 'library', page: 'book_checkout' });
+    const issue = issues.json.rows[0];
+    await open(page, baseUrl, `/sms/library/book_checkout/view/${issue.bk_chk_cd}`);
+    await form(page).getByText(issue.bk_chk_usr_nm, { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('btn-edit').count()).toBe(0);
+    // Ctrl+E, the edit shortcut of a view, leads nowhere either.
+    await page.keyboard.press('Control+e');
+    await page.waitForTimeout(300);
+    expect(pathname(page)).toBe(`/sms/library/book_checkout/view/${issue.bk_chk_cd}`);
+    expect(env.problems.slice(from)).toEqual([]);
+  });
+
   it('student form: the date of joining starts at today and takes a typed date; a wrong one is named, not a crash', async () => {
     const { page, baseUrl } = env;
     const from = env.problems.length;
