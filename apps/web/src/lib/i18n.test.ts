@@ -87,6 +87,9 @@ const SAME_IN_TAMIL = new Set([
   'login.username_required',
   'login.password_required',
   'errors.generic',
+  // The mark sheet's absent mark: 'AB' is what Tamil-medium mark registers print too, and a Tamil word would
+  // widen every subject column of a printed sheet.
+  'print.marks.absent_short',
 ]);
 
 const placeholders = (s: string): string[] => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
