@@ -172,13 +172,17 @@ describe.runIf(browserAvailable())('the generic form as an office uses it (Chrom
     await expect.poll(() => page.evaluate('document.documentElement.lang')).toBe('en');
     expect(env.problems.slice(from)).toEqual([]);
   });
-  it('a Book Issue opens in view without an Edit button (issues are written by the issue workflow only)', async () => {
+  it('a Book Issue opens in view with the titles issued and without an Edit button (issues are written by the issue workflow only)', async () => {
     const { page, baseUrl } = env;
     const from = env.problems.length;
-    const issues = await api<{ rows: { bk_chk_cd: number; bk_chk_usr_nm: string }[] }>(env.baseUrl, admin, 'GET', '/api/bookcheckout/?size=1', { module: 'library', page: 'book_checkout' });
+    const issues = await api<{ rows: { bk_chk_cd: number; bk_chk_usr_nm: string; bk_chk_bk_nms: string | null }[] }>(env.baseUrl, admin, 'GET', '/api/bookcheckout/?size=1', { module: 'library', page: 'book_checkout' });
     const issue = issues.json.rows[0];
+    // The slip names real books of the library, not codes.
+    const books = await api<{ rows: { bk_nm: string }[] }>(env.baseUrl, admin, 'GET', '/api/book/?size=100', { module: 'library', page: 'book' });
+    expect(books.json.rows.some((b) => issue.bk_chk_bk_nms?.startsWith(b.bk_nm))).toBe(true);
     await open(page, baseUrl, `/sms/library/book_checkout/view/${issue.bk_chk_cd}`);
     await form(page).getByText(issue.bk_chk_usr_nm, { exact: true }).waitFor({ timeout: 15_000 });
+    await form(page).getByText(issue.bk_chk_bk_nms ?? '(no titles)', { exact: true }).waitFor({ timeout: 5_000 });
     expect(await page.getByTestId('btn-edit').count()).toBe(0);
     // Ctrl+E, the edit shortcut of a view, leads nowhere either.
     await page.keyboard.press('Control+e');

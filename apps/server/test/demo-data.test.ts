@@ -68,6 +68,14 @@ describe.each(backends)('demo data on %s', (backend) => {
     expect(await count(db, 'tender_type', inSchool)).toBe(6);
     expect(await count(db, 'tender_type', sql`${inSchool} AND NOT tnd_typ_sts`)).toBe(2);
     expect(await count(db, 'book', inSchool)).toBeGreaterThan(50);
+    // Every issue and return slip names what moved: its first title is a book of the same library.
+    for (const t of ['book_checkout', 'book_checkin']) {
+      const slips = sql`${sql.identifier(t)} m`;
+      expect(await count(db, t)).toBeGreaterThan(0);
+      const named = sql`EXISTS (SELECT 1 FROM book b WHERE b.inst_cd = m.inst_cd AND m.bk_chk_bk_nms LIKE b.bk_nm || '%')`;
+      const [r] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${slips} WHERE NOT ${named}`);
+      expect(r.n, t).toBe(0);
+    }
     expect(await count(db, 'holiday', sql`${inSchool} AND hly_nm IN ('Pongal', 'Deepavali', 'Independence Day', 'Christmas')`)).toBe(4);
     expect(await count(db, 'exam', inSchool)).toBe(5 * 20);
     // Every section has each of its subjects mapped to a teacher of its own institute.

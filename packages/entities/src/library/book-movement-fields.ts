@@ -13,6 +13,9 @@ export function bookMovementFields(codeLabel: string) {
     bk_chk_usr_cd: number({ label: 'User Code', readOnly: true }),
     // The name at the time of the movement, so the grid can show who without a join on two tables.
     bk_chk_usr_nm: text({ label: 'User Name', readOnly: true, search: true, max: 150 }),
+    // The titles as they were at the desk ('Wings of Fire x2, Malgudi Days'), like the holder's name: what the
+    // slip said, readable and searchable ('who took Wings of Fire?') without joining lines of two tables.
+    bk_chk_bk_nms: text({ label: 'Books', readOnly: true, search: true, max: 2000 }),
     bk_chk_bk_cnt: number({ label: 'Book Count', readOnly: true, max: 1000 }),
     bk_chk_tot_qty: number({ label: 'Total Quantity', readOnly: true, max: 100_000 }),
     bk_chk_dt: date({ label: 'Date', readOnly: true }),

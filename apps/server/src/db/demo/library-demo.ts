@@ -218,9 +218,9 @@ function sample<T>(r: Rng, list: readonly T[], n: number): T[] {
  */
 export async function libraryDemo(d: LibraryDemo): Promise<void> {
   const r = d.rng('library-movements');
-  const titles = await rows<{ bk_cd: number; ctgy_nm: string; bk_qty: number }>(
+  const titles = await rows<{ bk_cd: number; bk_nm: string; ctgy_nm: string; bk_qty: number }>(
     d.tx,
-    sql`SELECT b.bk_cd, c.ctgy_nm, b.bk_qty FROM book b JOIN book_category c ON c.ctgy_cd = b.ctgy_cd
+    sql`SELECT b.bk_cd, b.bk_nm, c.ctgy_nm, b.bk_qty FROM book b JOIN book_category c ON c.ctgy_cd = b.ctgy_cd
         WHERE b.inst_cd = ${d.instCd} ORDER BY b.bk_cd`,
   );
   const shelves = [...new Set(titles.map((t) => t.ctgy_nm))];
@@ -251,11 +251,13 @@ export async function libraryDemo(d: LibraryDemo): Promise<void> {
     titles.map((t) => ({ bk_cd: t.bk_cd, shelf: t.ctgy_nm, qty: t.bk_qty })),
     openDays(d.kind, d.startYear, d.joinMonth, d.today),
   );
+  const titleOf = new Map(titles.map((t) => [t.bk_cd, t.bk_nm]));
   const movement = (m: Movement): Row => ({
     inst_cd: d.instCd,
     bk_chk_usr_typ: m.holder.typ,
     bk_chk_usr_cd: m.holder.cd,
     bk_chk_usr_nm: m.holder.name,
+    bk_chk_bk_nms: m.lines.map((l) => `${titleOf.get(l.bk_cd) ?? `#${l.bk_cd}`}${l.qty > 1 ? ` x${l.qty}` : ''}`).join(', '),
     bk_chk_bk_cnt: m.lines.length,
     bk_chk_tot_qty: m.lines.reduce((a, l) => a + l.qty, 0),
     bk_chk_dt: m.date,
