@@ -128,9 +128,16 @@ describe.each(backends)('printed documents on %s', (backend) => {
     it('numbers each certificate of the institute in turn and asks a TC for what it states', async () => {
       const missing = await issue(admin, { ...tc(), cert_fct_lvng_rsn: '' });
       expect(missing.statusCode).toBe(400);
-      expect(missing.json<{ message: string }>().message).toBe("Please enter the 'Reason for Leaving' of a transfer certificate.");
+      // The refusal names the field, so the form can point at it.
+      expect(missing.json<{ message: string; details: { field: string }[] }>()).toMatchObject({
+        message: "Please enter the 'Reason for Leaving' of a transfer certificate.",
+        details: [{ field: 'cert_fct_lvng_rsn' }],
+      });
       const noConduct = await issue(admin, { stud_cd: s[1], cert_fct_typ: 'Conduct' });
-      expect(noConduct.json<{ message: string }>().message).toBe("Please select the 'Conduct and Character' the certificate states.");
+      expect(noConduct.json<{ message: string; details: { field: string }[] }>()).toMatchObject({
+        message: "Please select the 'Conduct and Character' the certificate states.",
+        details: [{ field: 'cert_fct_cndct' }],
+      });
       const a = await issue(admin, { stud_cd: s[1], cert_fct_typ: 'Bonafide', cert_fct_prps: 'To open a savings bank account' });
       const b = await issue(admin, tc());
       expect(a.statusCode, a.body).toBe(201);

@@ -13,27 +13,35 @@ export const certificateTitles: Record<CertificateKind, string> = {
   'Transfer Certificate': 'Transfer Certificate',
 };
 
+interface Refusal {
+  field: string;
+  message: string;
+}
+
 /**
  * What a kind must state before it is issued (and keep stating on an edit): a transfer certificate its date
  * and reason of leaving and the conduct; a conduct certificate the conduct. Null when the row may be saved.
+ * The field is named so that the form can point at it.
  */
-export function certificateRefusal(row: Row): string | null {
+export function certificateRefusal(row: Row): Refusal | null {
   const kind = row.cert_fct_typ as CertificateKind | undefined;
   if (kind === 'Transfer Certificate') {
-    if (blank(row.cert_fct_lvng_dt)) return "Please fill the 'Date of Leaving' of a transfer certificate.";
-    if (blank(row.cert_fct_lvng_rsn)) return "Please enter the 'Reason for Leaving' of a transfer certificate.";
+    if (blank(row.cert_fct_lvng_dt)) return { field: 'cert_fct_lvng_dt', message: "Please fill the 'Date of Leaving' of a transfer certificate." };
+    if (blank(row.cert_fct_lvng_rsn)) return { field: 'cert_fct_lvng_rsn', message: "Please enter the 'Reason for Leaving' of a transfer certificate." };
   }
   if ((kind === 'Transfer Certificate' || kind === 'Conduct') && blank(row.cert_fct_cndct)) {
-    return "Please select the 'Conduct and Character' the certificate states.";
+    return { field: 'cert_fct_cndct', message: "Please select the 'Conduct and Character' the certificate states." };
   }
   return null;
 }
 
 /** A pupil cannot leave before joining: the leaving date is checked against the student's date of joining. */
-async function leavingRefusal(tx: Tx, row: Row): Promise<string | null> {
+async function leavingRefusal(tx: Tx, row: Row): Promise<Refusal | null> {
   if (blank(row.cert_fct_lvng_dt) || blank(row.stud_cd)) return null;
   const [s] = await rows<{ stud_doj: string | null }>(tx, sql`SELECT stud_doj::text AS stud_doj FROM student WHERE stud_cd = ${Number(row.stud_cd)}`);
-  if (s?.stud_doj && String(row.cert_fct_lvng_dt) < s.stud_doj) return `'Date of Leaving' cannot be before the student's 'Date of Joining' (${s.stud_doj}).`;
+  if (s?.stud_doj && String(row.cert_fct_lvng_dt) < s.stud_doj) {
+    return { field: 'cert_fct_lvng_dt', message: `'Date of Leaving' cannot be before the student's 'Date of Joining' (${s.stud_doj}).` };
+  }
   return null;
 }
 
@@ -49,7 +57,7 @@ export async function nextCertificateNumber(tx: Tx, instCd: number): Promise<num
 
 async function check(tx: Tx, row: Row): Promise<void> {
   const problem = certificateRefusal(row) ?? (await leavingRefusal(tx, row));
-  if (problem) throw badRequest(problem);
+  if (problem) throw badRequest(problem.message, [problem]);
 }
 
 export function registerCertificateHooks(): void {

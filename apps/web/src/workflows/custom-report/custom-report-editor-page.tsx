@@ -1,4 +1,4 @@
-import { requiredMessage, type AnyEntity, type LinkField, type SelectField } from '@campus/entities/define';
+import type { AnyEntity, LinkField, SelectField } from '@campus/entities/define';
 import { pagesOfEntity } from '@campus/entities/pages';
 import { entity as entityNamed, findEntity } from '@campus/entities/registry';
 import { ActionIcon, Alert, Button, Group, MultiSelect, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
@@ -16,6 +16,7 @@ import { LinkSelect } from '../../engine/link-select';
 import { lastListSearch, listQueryKey } from '../../engine/use-entity-list';
 import { http, HttpError } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
+import { localRequiredMessage } from '../../lib/validation';
 import {
   columnChoices,
   definitionBody,
@@ -95,12 +96,12 @@ export function CustomReportEditorPage(): JSX.Element {
   const save = async () => {
     const nameField = self.fields.cst_rpt_nm;
     if (details.name.trim() === '') {
-      toast.warning(requiredMessage({ ...nameField, label: fieldLabel(t, self, 'cst_rpt_nm') }));
+      toast.warning(localRequiredMessage({ ...nameField, label: fieldLabel(t, self, 'cst_rpt_nm') }));
       document.getElementById('cst_rpt_nm')?.focus();
       return;
     }
     if (!def.entity) {
-      toast.warning(requiredMessage({ ...entityField, label: fieldLabel(t, self, 'cst_rpt_entity') }));
+      toast.warning(localRequiredMessage({ ...entityField, label: fieldLabel(t, self, 'cst_rpt_entity') }));
       return;
     }
     const body = {
