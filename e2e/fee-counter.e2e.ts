@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiLogin, type ApiSession } from './api-client';
 import { A4, A5, firstPageInk, pdfInfo, pdfLetters, pdfText } from '../apps/server/test/pdf-check';
+import { printCounts, printedPdf, WATCH_PRINTING } from './print-watch';
 import { browserAvailable, signIn, startE2e, typeInto, type E2eEnv } from './browser-harness';
 
 /*
@@ -48,42 +49,6 @@ const paise = (s: string): number => Math.round(Number(s) * 100);
 const WORDS = 'Rupees Four Thousand Four Hundred Seventy Five and Fifty Paise Only';
 
 /**
- * Stands in for the printer. Counts calls of the app page's own window.print() (printing the page would put
- * the app's chrome on paper) and of print() on the print frame's window (headless Chromium has no print
- * dialog: a real print() on a PDF frame crashes its renderer), and keeps the last Blob the page turned into
- * an object URL: the document handed to the print frame.
- */
-const WATCH_PRINTING = `(() => {
-  if (window !== window.top) return;
-  window.__pagePrints = 0;
-  window.__framePrints = 0;
-  window.print = () => { window.__pagePrints += 1; };
-  const make = URL.createObjectURL.bind(URL);
-  URL.createObjectURL = (b) => { window.__lastBlob = b; return make(b); };
-  const own = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, 'contentWindow');
-  Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
-    configurable: true,
-    get() {
-      const w = own.get.call(this);
-      if (!w || this.id !== 'campus-print-frame') return w;
-      return new Proxy(w, {
-        get(t, k) {
-          if (k === 'print') return () => { window.__framePrints += 1; };
-          const v = Reflect.get(t, k);
-          return typeof v === 'function' ? v.bind(t) : v;
-        },
-      });
-    },
-  });
-})();`;
-
-const printCounts = (page: Page): Promise<{ page: number; frame: number }> =>
-  page.evaluate(() => {
-    const w = window as unknown as { __pagePrints: number; __framePrints: number };
-    return { page: w.__pagePrints, frame: w.__framePrints };
-  });
-
-/**
  * Clicks Print and returns the document it handed to the printer: the PDF the page fetched from the server,
  * read back from the Blob behind the hidden frame's blob: URL once the frame has asked its viewer to print.
  */
@@ -94,17 +59,7 @@ async function printReceipt(page: Page): Promise<Buffer> {
   ]);
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toBe('application/pdf');
-  const frame = page.locator('iframe#campus-print-frame[data-printed="true"]');
-  await frame.waitFor({ state: 'attached', timeout: 20_000 });
-  expect(await frame.getAttribute('src')).toMatch(/^blob:/);
-  const b64 = await page.evaluate(async () => {
-    const blob = (window as unknown as { __lastBlob: Blob }).__lastBlob;
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    let bin = '';
-    for (const b of bytes) bin += String.fromCharCode(b);
-    return btoa(bin);
-  });
-  return Buffer.from(b64, 'base64');
+  return (await printedPdf(page)).pdf;
 }
 
 async function settleGrid(page: Page): Promise<void> {

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstPageInk, pdfText } from '../apps/server/test/pdf-check';
 import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, typeInto, type E2eEnv } from './browser-harness';
+import { printCounts, printedPdf, WATCH_PRINTING } from './print-watch';
 
 /*
  * The class result sheet and the certificates, as the demo school's ADMIN prints them. The mark list opens on
@@ -17,49 +18,6 @@ import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, typeInto, type E2eE
 const SHOTS = process.env.SHOTS_DIR;
 if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 
-/**
- * Counts calls of the app page's own window.print() (printing the page would put the app's chrome on paper)
- * and the print frame's, and keeps the last Blob the page turned into an object URL: the document handed to
- * the print frame (the app's CSP does not let a script fetch a blob: URL back). The frame's print is counted
- * instead of run: headless Chromium's PDF viewer crashes its tab when asked to print, a real one opens the
- * print dialog.
- */
-const COUNT_PAGE_PRINTS = `(() => {
-  if (window !== window.top) return;
-  window.__pagePrints = 0;
-  window.__framePrints = 0;
-  window.print = () => { window.__pagePrints += 1; };
-  const make = URL.createObjectURL.bind(URL);
-  URL.createObjectURL = (b) => { window.__lastBlob = b; return make(b); };
-  const own = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, 'contentWindow');
-  Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
-    configurable: true,
-    get() {
-      const w = own.get.call(this);
-      if (w && this.id === 'campus-print-frame') w.print = () => { window.__framePrints += 1; };
-      return w;
-    },
-  });
-})();`;
-const pagePrints = (page: Page) => page.evaluate(() => (window as unknown as { __pagePrints: number }).__pagePrints);
-const framePrints = (page: Page) => page.evaluate(() => (window as unknown as { __framePrints: number }).__framePrints);
-
-/** The PDF the last print handed to the hidden frame (after its viewer was asked to print), read back. */
-async function printedPdf(page: Page, previous = ''): Promise<{ pdf: Buffer; src: string }> {
-  const frame = page.locator('iframe#campus-print-frame[data-printed="true"]');
-  await expect.poll(async () => ((await frame.count()) > 0 ? await frame.getAttribute('src') : ''), { timeout: 20_000 }).not.toBe(previous);
-  const src = (await frame.getAttribute('src')) ?? '';
-  expect(src).toMatch(/^blob:/);
-  const b64 = await page.evaluate(async () => {
-    const blob = (window as unknown as { __lastBlob: Blob }).__lastBlob;
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    let bin = '';
-    for (const b of bytes) bin += String.fromCharCode(b);
-    return btoa(bin);
-  });
-  return { pdf: Buffer.from(b64, 'base64'), src };
-}
-
 const grid = (page: Page) => page.getByTestId('entity-grid');
 const cellText = (page: Page, row: number, col: string) => grid(page).locator(`.ag-row[row-index="${row}"] .ag-cell[col-id="${col}"]`).first().innerText();
 
@@ -68,7 +26,7 @@ describe.skipIf(!browserAvailable())('mark list export and print, report card an
 
   beforeAll(async () => {
     env = await startE2e({ demo: {} });
-    await env.context.addInitScript(COUNT_PAGE_PRINTS);
+    await env.context.addInitScript(WATCH_PRINTING);
     await signIn(env, 'ADMIN', ADMIN_PASSWORD);
   }, 240_000);
   afterAll(async () => env?.close());
@@ -108,8 +66,7 @@ describe.skipIf(!browserAvailable())('mark list export and print, report card an
     expect(sheetText).toMatch(/\d+\.\d{2} %/);
     expect(sheetText.split('\n').filter((l) => /\d+\.\d{2} %/.test(l))).toHaveLength(students);
     expect(firstPageInk(sheet.pdf, SHOTS ? join(SHOTS, 'mark-sheet-pdf.png') : undefined)).toBeGreaterThan(0.01);
-    expect(await pagePrints(page)).toBe(0);
-    expect(await framePrints(page)).toBe(1);
+    expect(await printCounts(page)).toEqual({ page: 0, frame: 1 });
 
     // Report card of the first student: every exam of the year with its figures.
     await grid(page).locator('.ag-row[row-index="0"] .ag-cell[col-id="stud_fs_nm"]').first().click();
@@ -120,8 +77,7 @@ describe.skipIf(!browserAvailable())('mark list export and print, report card an
     expect(cardText).toContain(firstName);
     expect(cardText).toMatch(/Percentage\s+\d+\.\d{2} %/);
     if (SHOTS) firstPageInk(card.pdf, join(SHOTS, 'report-card-pdf.png'));
-    expect(await pagePrints(page)).toBe(0);
-    expect(await framePrints(page)).toBe(2);
+    expect(await printCounts(page)).toEqual({ page: 0, frame: 2 });
 
     await page.setViewportSize({ width: 375, height: 800 });
     await page.waitForTimeout(300);
@@ -149,8 +105,7 @@ describe.skipIf(!browserAvailable())('mark list export and print, report card an
     expect(text).toMatch(/Date of leaving\s+\d{4}\/\w+\/\d{2}/);
     expect(text).toMatch(/Conduct and character\s+\w+/);
     expect(firstPageInk(pdf, SHOTS ? join(SHOTS, 'tc-pdf.png') : undefined)).toBeGreaterThan(0.01);
-    expect(await pagePrints(page)).toBe(0);
-    expect(await framePrints(page)).toBe(1);
+    expect(await printCounts(page)).toEqual({ page: 0, frame: 1 });
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'certificate-1366.png') });
     expect(env.problems).toEqual([]);
   });
