@@ -85,6 +85,23 @@ describe.each(backends)('demo data on %s', (backend) => {
     // A student's section belongs to the student's class.
     const wrongSection = sql`EXISTS (SELECT 1 FROM section x WHERE x.sec_cd = student.sec_cd AND x.cls_cd <> student.cls_cd)`;
     expect(await count(db, 'student', wrongSection)).toBe(0);
+    // Every pupil has a birthday (a TC states it), born before joining; LKG children are 3 or 4 in the June the year starts,
+    // class VIII 12 or 13; the admitted application of a child who joined this year gave the same date.
+    expect(await count(db, 'student', sql`stud_dob IS NULL OR stud_dob >= stud_doj`)).toBe(0);
+    const ages = await rows<{ cls_nm: string; lo: number; hi: number }>(
+      db,
+      sql`SELECT c.cls_nm, min(a.acdm_strt_yr - extract(year FROM s.stud_dob))::int AS lo, max(a.acdm_strt_yr - extract(year FROM s.stud_dob))::int AS hi
+          FROM student s JOIN class c ON c.cls_cd = s.cls_cd JOIN academic a ON a.acdm_cd = s.acdm_cd
+          WHERE s.inst_cd = ${school} AND c.cls_nm IN ('LKG', 'VIII') GROUP BY c.cls_nm ORDER BY c.cls_nm`,
+    );
+    expect(ages).toEqual([
+      { cls_nm: 'LKG', lo: 3, hi: 4 },
+      { cls_nm: 'VIII', lo: 12, hi: 13 },
+    ]);
+    const otherBirthday = sql`stud_admn_status = 'Admitted' AND NOT EXISTS (SELECT 1 FROM student s WHERE s.inst_cd = student_admission.inst_cd
+      AND s.stud_fs_nm = student_admission.stud_admn_stud_nm AND s.stud_dob = student_admission.stud_admn_stud_dob)`;
+    expect(await count(db, 'student_admission', sql`stud_admn_status = 'Admitted'`)).toBeGreaterThan(0);
+    expect(await count(db, 'student_admission', otherBirthday)).toBe(0);
   });
 
   it("passes the entities' own validation (a sample of every entity it writes)", async () => {

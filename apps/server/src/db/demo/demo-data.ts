@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { rows, sql, type Db, type DbOrTx } from '../client';
 import { refreshFeeNames } from '../../hooks/fee.hooks';
 import { refreshStatistics } from '../statistics';
-import { addDays, holidaysOf, inYear, iso } from './calendar';
+import { addDays, birthDate, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
 import { feeBillsDemo } from './fee-bills';
 import { lastYearDemo } from './last-year-demo';
@@ -244,15 +244,19 @@ function address(c: Ctx, r: Rng): string {
 
 async function students(c: Ctx, built: Pick<Built, 'classes' | 'sections'>): Promise<void> {
   const r = rng(c, 'students');
+  // Birthdays from a stream of their own, so the names and the rest of the register stay as they were.
+  const rb = rng(c, 'birthdays');
+  const secNames = c.plan.sections(c.scale);
   const religions = await namesOf(c, 'religion');
   const communities = await namesOf(c, 'community');
   const order = classOrder(c.plan);
   const list: Row[] = [];
   let admission = 0;
   for (const [key, secCd] of built.sections) {
-    const [cls] = key.split('|');
+    const [cls, sec] = key.split('|');
     const level = order.indexOf(cls);
     const kids: Row[] = [];
+    const ageLevel = c.plan.kind === 'school' ? level : secNames.indexOf(sec);
     for (let i = 0; i < c.plan.studentsPerSection(c.scale); i++) {
       const p = person(r, 0.5);
       const father = r.pick(p.pool.male);
@@ -271,6 +275,7 @@ async function students(c: Ctx, built: Pick<Built, 'classes' | 'sections'>): Pro
           cls_cd: built.classes.get(cls)!,
           sec_cd: secCd,
           medium: r.chance(c.plan.englishMedium) ? 'English' : 'Tamil',
+          stud_dob: birthDate(rb, c.plan.kind, c.startYear, Math.max(0, ageLevel)),
           stud_doj: iso(joinYear, c.plan.joinMonth, r.int(1, 15)),
           stud_gnd: p.gender,
           stud_fthr_nm: `${father} ${p.family}`,

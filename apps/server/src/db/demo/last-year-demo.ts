@@ -2,7 +2,7 @@ import { refreshFeeNames } from '../../hooks/fee.hooks';
 import { discountAmount, discountPercent } from '../../hooks/student-discount.hooks';
 import { fromPaise, toPaise } from '../../lib/paise';
 import { rows, sql } from '../client';
-import { addDays, inYear, iso } from './calendar';
+import { addDays, birthDate, inYear, iso } from './calendar';
 import { feeBillsDemo } from './fee-bills';
 import type { Row } from './insert-rows';
 import { feePlan } from './money-plans';
@@ -30,6 +30,7 @@ const COPIED = [
   'stud_nm_ntv_lang',
   'stud_adm_cd',
   'medium',
+  'stud_dob',
   'stud_doj',
   'stud_gnd',
   'stud_fthr_nm',
@@ -136,7 +137,7 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
   // The section each child started this year in: before any section move (interchange) of this year.
   const current = await rows<ThisYearStudent>(
     d.tx,
-    sql`SELECT s.stud_cd, s.cls_cd, s.sec_cd, ${sql.join(COPIED.map((c) => (c === 'stud_doj' ? sql`s.stud_doj::text AS stud_doj` : sql`s.${sql.identifier(c)}`)), sql`, `)},
+    sql`SELECT s.stud_cd, s.cls_cd, s.sec_cd, ${sql.join(COPIED.map((c) => (c === 'stud_doj' || c === 'stud_dob' ? sql`s.${sql.identifier(c)}::text AS ${sql.identifier(c)}` : sql`s.${sql.identifier(c)}`)), sql`, `)},
                coalesce((SELECT i.frm_sec_cd FROM student_interchange i WHERE i.stud_cd = s.stud_cd ORDER BY i.stud_intchg_dt, i.stud_intchg_cd LIMIT 1), s.sec_cd) AS start_sec
         FROM student s WHERE s.inst_cd = ${d.instCd} AND s.acdm_cd = ${d.acdmCd} ORDER BY s.stud_cd`,
   );
@@ -154,6 +155,8 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
   // Those who left at the end of last year: the whole top class (the school ends there; the college's final
   // year graduated) and a few who moved away. New people with admission numbers after this year's.
   const rl = d.rng('leavers');
+  // Their birthdays from a stream of their own, so the leavers' names and numbers stay as they were.
+  const rb = d.rng('leavers-birthdays');
   const topKeys = [...d.sections.keys()].filter((k) => {
     const [cls, sec] = k.split('|');
     return d.plan.kind === 'school' ? cls === order.at(-1) : sec === secNames.at(-1);
@@ -165,7 +168,7 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
     (await rows<{ cmty_cd: number; cmty_nm: string }>(d.tx, sql`SELECT cmty_cd, cmty_nm FROM community WHERE inst_cd = ${d.instCd}`)).map((x) => [x.cmty_nm, x.cmty_cd]),
   );
   let serial = current.reduce((a, s) => Math.max(a, Number(String(s.stud_adm_cd).split('/').at(-1)) || 0), 0);
-  const leaver = (yearsHere: number): Row => {
+  const leaver = (yearsHere: number, level: number): Row => {
     const pool = pickPool(rl);
     const female = rl.chance(0.5);
     const family = rl.pick(pool.family);
@@ -177,6 +180,7 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
       stud_nm_ntv_lang: null,
       stud_adm_cd: `${d.plan.admissionPrefix}/${joinYear}/${String(serial).padStart(5, '0')}`,
       medium: rl.chance(d.plan.englishMedium) ? 'English' : 'Tamil',
+      stud_dob: birthDate(rb, d.plan.kind, prevStart, level),
       stud_doj: iso(joinYear, d.plan.joinMonth, rl.int(1, 15)),
       stud_gnd: female ? 'Female' : 'Male',
       stud_fthr_nm: `${rl.pick(pool.male)} ${family}`,
@@ -193,14 +197,14 @@ async function lastYear(d: LastYearDemo, prevCd: number): Promise<void> {
     const level = d.plan.kind === 'school' ? order.length - 1 : secNames.length - 1;
     for (let i = 0; i < d.plan.studentsPerSection(d.scale); i++) {
       const yearsHere = rl.chance(0.7) ? level : rl.int(0, level);
-      leavers.push({ key, row: leaver(yearsHere), reason: d.plan.kind === 'school' ? 'Completed the course' : 'Completed the degree' });
+      leavers.push({ key, row: leaver(yearsHere, level), reason: d.plan.kind === 'school' ? 'Completed the course' : 'Completed the degree' });
     }
   }
   const movers = (d.plan.kind === 'school' ? 8 : 3) * d.scale;
   for (let i = 0; i < movers; i++) {
     const key = rl.pick([...d.sections.keys()].filter((k) => !topKeys.includes(k)));
     const level = d.plan.kind === 'school' ? order.indexOf(key.split('|')[0]) : secNames.indexOf(key.split('|')[1]);
-    leavers.push({ key, row: leaver(rl.int(0, Math.max(0, level))), reason: rl.pick(["Father's job transferred to Bengaluru", 'Family moved to Madurai', 'Joined a school nearer home', 'Family moved abroad']) });
+    leavers.push({ key, row: leaver(rl.int(0, Math.max(0, level)), Math.max(0, level)), reason: rl.pick(["Father's job transferred to Bengaluru", 'Family moved to Madurai', 'Joined a school nearer home', 'Family moved abroad']) });
   }
 
   // Roll numbers follow last year's register, alphabetical in each section.

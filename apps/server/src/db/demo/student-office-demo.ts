@@ -1,6 +1,6 @@
 import { fromPaise, toPaise } from '../../lib/paise';
 import { rows, sql } from '../client';
-import { addDays, iso } from './calendar';
+import { addDays, birthDate, iso } from './calendar';
 import type { Row } from './insert-rows';
 import { namePools } from './names';
 import type { Rng } from './prng';
@@ -24,6 +24,7 @@ interface Kid {
   stud_fthr_nm: string | null;
   stud_mthr_nm: string | null;
   stud_ph: string | null;
+  stud_dob: string | null;
   stud_doj: string | null;
   cls_cd: number;
   cls_nm: string;
@@ -57,7 +58,7 @@ const rupees = (paise: number): string => `Rs ${fromPaise(paise)}`;
 export async function studentOfficeDemo(d: StudentOfficeDemo): Promise<void> {
   const kids = await rows<Kid>(
     d.tx,
-    sql`SELECT s.stud_cd, s.stud_fs_nm, s.stud_gnd, s.stud_fthr_nm, s.stud_mthr_nm, s.stud_ph, s.stud_doj::text AS stud_doj,
+    sql`SELECT s.stud_cd, s.stud_fs_nm, s.stud_gnd, s.stud_fthr_nm, s.stud_mthr_nm, s.stud_ph, s.stud_dob::text AS stud_dob, s.stud_doj::text AS stud_doj,
                s.cls_cd, c.cls_nm, c.cls_odr, x.sec_nm
         FROM student s JOIN class c ON c.cls_cd = s.cls_cd JOIN section x ON x.sec_cd = s.sec_cd
         WHERE s.inst_cd = ${d.instCd} AND s.acdm_cd = ${d.acdmCd} ORDER BY s.stud_cd`,
@@ -145,14 +146,14 @@ async function certificates(o: Office): Promise<void> {
 async function admissions(o: Office): Promise<void> {
   const r = o.d.rng('admissions');
   const list: Row[] = [];
-  const ageAtJoin = o.d.kind === 'school' ? 3 : 17;
-  const dob = (intake: number, level: number): string => iso(intake - ageAtJoin - level - (r.chance(0.4) ? 1 : 0), r.int(1, 12), r.int(1, 28));
+  const dob = (intake: number, level: number): string => birthDate(r, o.d.kind, intake, level);
   const levelOf = (k: Kid): number => (o.d.kind === 'school' ? k.cls_odr - 1 : ['I Year', 'II Year', 'III Year'].indexOf(k.sec_nm));
   const row = (dt: string, nm: string, birth: string, mob: string | null, cls: number, status: string): Row =>
     base(o, { stud_admn_dt: dt, stud_admn_stud_nm: nm, stud_admn_stud_dob: birth, stud_admn_stud_mob: mob, cls_cd: cls, stud_admn_status: status });
   for (const k of o.kids) {
     if (!k.stud_doj || k.stud_doj < o.yearStart) continue;
-    list.push(row(addDays(k.stud_doj, -r.int(14, 100)), k.stud_fs_nm, dob(o.d.startYear, Math.max(0, levelOf(k))), k.stud_ph, k.cls_cd, 'Admitted'));
+    // The form the parents filled in gave the birthday the register now holds.
+    list.push(row(addDays(k.stud_doj, -r.int(14, 100)), k.stud_fs_nm, k.stud_dob ?? dob(o.d.startYear, Math.max(0, levelOf(k))), k.stud_ph, k.cls_cd, 'Admitted'));
   }
   const firstClass = [...o.d.classes.values()][0];
   const classCodes = [...o.d.classes.values()];
