@@ -5,6 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiLogin, type ApiSession } from './api-client';
 import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, typeInto, type E2eEnv } from './browser-harness';
+import { examLabel } from '../apps/web/src/workflows/enter-marks/marks-model';
 
 /*
  * A working day of two demo staff, typed the way they type: the TEACHER marks today's attendance of one of
@@ -144,12 +145,11 @@ describe.skipIf(!browserAvailable())('role journeys on the demo school, typed ke
     }
     expect(exam, 'an exam of his sections with a subject he teaches').toBeDefined();
     const subject = subjects[0];
-    const examLabel = `${exam!.exm_nm} (${exam!.cls_nm} ${exam!.sec_nm})`;
 
     await page.goto(`${baseUrl}/sms/exam/mark_list/create`);
     const examBox = page.getByRole('combobox', { name: 'Exam' });
     await examBox.waitFor({ timeout: 15_000 });
-    await choose(page, examBox, examLabel, exam!.exm_nm);
+    await choose(page, examBox, examLabel(exam!), exam!.exm_nm);
     const subjectBox = page.getByRole('combobox', { name: 'Subject' });
     const subjectLabel = `${subject.sub_nm} (${subject.mrk_min_mrk}/${subject.mrk_max_mrk})`;
     await expect.poll(() => subjectBox.isEnabled()).toBe(true);

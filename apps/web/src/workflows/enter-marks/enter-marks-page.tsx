@@ -7,7 +7,7 @@ import { WorkflowHeader } from '../workflow-screen/workflow-header';
 import { usePagePermission } from '../../app/page-permission-context';
 import { http, HttpError } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
-import { badRows, changedCount, checkMarks, entryResult, entryRows, savePayload, type EntryRow, type ExamChoice, type MarkRowChoice, type Sheet } from './marks-model';
+import { badRows, changedCount, checkMarks, entryResult, entryRows, examLabel, savePayload, type EntryRow, type ExamChoice, type MarkRowChoice, type Sheet } from './marks-model';
 
 const TABLE_PATH = '/sms/exam/mark_list/table';
 
@@ -52,7 +52,7 @@ export function EnterMarksPage(): JSX.Element {
   const sheet = sheetQuery.data;
   useEffect(() => setRows(sheet ? entryRows(sheet) : []), [sheet]);
 
-  const examData = useMemo(() => (exams.data ?? []).map((e) => ({ value: String(e.exm_cd), label: `${e.exm_nm} (${e.cls_nm} ${e.sec_nm})` })), [exams.data]);
+  const examData = useMemo(() => (exams.data ?? []).map((e) => ({ value: String(e.exm_cd), label: examLabel(e) })), [exams.data]);
   const subjectData = useMemo(
     () => (subjects.data ?? []).map((s) => ({ value: String(s.mrk_cd), label: `${s.sub_nm} (${s.mrk_min_mrk}/${s.mrk_max_mrk})` })),
     [subjects.data],

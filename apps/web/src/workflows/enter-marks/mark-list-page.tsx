@@ -28,6 +28,7 @@ import { HttpError, http } from '../../lib/http-client';
 import { printPdf } from '../../lib/print-pdf';
 import { toast } from '../../lib/toast';
 import {
+  examLabel,
   failedSubject,
   flattenMarkList,
   formatPercentage,
@@ -124,7 +125,7 @@ export function MarkListPage(): JSX.Element {
     api.forEachNodeAfterFilterAndSort((n) => n.data && out.push(n.data));
     return out;
   };
-  const title = list ? `${list.exam.exm_nm} (${list.exam.cls_nm} ${list.exam.sec_nm})` : '';
+  const title = list ? examLabel(list.exam) : '';
 
   async function exportExcel() {
     if (!list) return;
@@ -205,7 +206,7 @@ export function MarkListPage(): JSX.Element {
           <Select
             label={t('field.student_mark.exm_cd', { defaultValue: 'Exam' })}
             placeholder={t('marks.choose_exam', { defaultValue: 'Choose an exam' })}
-            data={(exams.data ?? []).map((e) => ({ value: String(e.exm_cd), label: `${e.exm_nm} (${e.cls_nm} ${e.sec_nm})` }))}
+            data={(exams.data ?? []).map((e) => ({ value: String(e.exm_cd), label: examLabel(e) }))}
             value={exam}
             onChange={setExam}
             searchable

@@ -3,6 +3,7 @@ import {
   badRows,
   changedCount,
   checkMarks,
+  examLabel,
   entryResult,
   entryRows,
   failedSubject,
@@ -137,5 +138,14 @@ describe('the exam a mark list opens on', () => {
     expect(latestEnded(list, '2026-11-22')).toBe('1');
     expect(latestEnded(list, '2026-11-25')).toBe('2');
     expect(latestEnded([exam(3, '2026-12-01', '2026-12-10')], '2026-11-22')).toBeNull();
+  });
+});
+
+describe('examLabel', () => {
+  it('names the class-section once, whether or not the exam name already carries it', () => {
+    expect(examLabel({ exm_nm: 'Quarterly Examination - VIII B', cls_nm: 'VIII', sec_nm: 'B' })).toBe('Quarterly Examination - VIII B');
+    expect(examLabel({ exm_nm: 'Unit Test 1', cls_nm: 'VIII', sec_nm: 'B' })).toBe('Unit Test 1 (VIII B)');
+    // Another section's name in the exam's own name is not this section.
+    expect(examLabel({ exm_nm: 'Quarterly Examination - VIII A', cls_nm: 'VIII', sec_nm: 'B' })).toBe('Quarterly Examination - VIII A (VIII B)');
   });
 });

@@ -9,6 +9,15 @@ export interface ExamChoice {
   exm_end_dt: string;
 }
 
+/**
+ * How an exam is named in a dropdown or a title: its name and its class-section, once. Offices often name
+ * an exam for its section already ('Quarterly Examination - VIII B'); repeating it reads as a mistake.
+ */
+export function examLabel(e: Pick<ExamChoice, 'exm_nm' | 'cls_nm' | 'sec_nm'>): string {
+  const section = `${e.cls_nm} ${e.sec_nm}`;
+  return e.exm_nm.toLowerCase().replace(/\s+/g, ' ').endsWith(section.toLowerCase()) ? e.exm_nm : `${e.exm_nm} (${section})`;
+}
+
 export interface MarkRowChoice {
   mrk_cd: number;
   sub_cd: number;
