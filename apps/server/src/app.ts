@@ -24,7 +24,7 @@ import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
 import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
-import { HttpError } from './lib/http-error';
+import { HttpError, requestValueError } from './lib/http-error';
 import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handler';
 import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
@@ -115,7 +115,8 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
 
   registerRequestContext(app, db, cfg);
 
-  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+  app.setErrorHandler((caught: FastifyError | HttpError, req, reply) => {
+    const err = caught instanceof HttpError ? caught : (requestValueError(caught) ?? caught);
     if (err instanceof HttpError) {
       const body: Record<string, unknown> = { statusCode: err.statusCode, error: statusText(err.statusCode), message: err.message };
       if (err.details) body.details = err.details;

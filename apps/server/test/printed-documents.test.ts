@@ -121,6 +121,20 @@ describe.each(backends)('printed documents on %s', (backend) => {
     expect((await get(markPage(admin), '/api/mark/list/pdf')).json<{ message: string }>().message).toBe("Please select the 'Exam'.");
   });
 
+  it('answers a code past the database range with a 400, not a 500', async () => {
+    const huge = 99999999999;
+    const asked = [
+      await get(certPage(admin), `/api/certificate/${huge}/pdf`),
+      await get(f.as(admin, 'fee', 'quick_fee_collection'), `/api/fee_collection/bill/${huge}/pdf`),
+      await get(markPage(admin), `/api/mark/report_card/${huge}/pdf`),
+      await get(markPage(admin), `/api/mark/list/pdf?exm_cd=${huge}`),
+      await get(markPage(admin), `/api/mark/list?exm_cd=${huge}`),
+      await get(f.as(admin, 'student', 'profile'), `/api/section/options?f_cls_cd=${huge}`),
+    ];
+    expect(asked.map((r) => r.statusCode)).toEqual([400, 400, 400, 400, 400, 400]);
+    expect(asked[0].json<{ message: string }>().message).toBe('A code or number in the request is out of range.');
+  });
+
   describe('certificates', () => {
     const issue = (u: Session, body: Record<string, unknown>) => call(srv.app, certPage(u), 'POST', '/api/certificate/', body);
     const tc = () => ({ stud_cd: s[0], cert_fct_typ: 'Transfer Certificate', cert_fct_lvng_dt: '2026-04-30', cert_fct_lvng_rsn: "Parent's transfer to Madurai", cert_fct_cndct: 'Very Good' });
@@ -144,6 +158,8 @@ describe.each(backends)('printed documents on %s', (backend) => {
       expect(b.statusCode, b.body).toBe(201);
       const [na, nb] = [a.json<{ cert_fct_nmb: number; cert_fct_nm: string }>(), b.json<{ cert_fct_nmb: number; cert_fct_nm: string }>()];
       expect(nb.cert_fct_nmb).toBe(na.cert_fct_nmb + 1);
+      // A number may already be on paper: certificates are corrected, never deleted (which would reuse it).
+      expect((await call(srv.app, certPage(admin), 'DELETE', '/api/certificate/', { primids: [b.json<{ cert_fct_cd: number }>().cert_fct_cd] })).statusCode).toBe(404);
       expect([na.cert_fct_nm, nb.cert_fct_nm]).toEqual(['Bonafide Certificate', 'Transfer Certificate']);
       // The number is the server's: a typed one is refused, not taken.
       expect((await issue(admin, { ...tc(), cert_fct_nmb: 1 })).statusCode).toBe(400);

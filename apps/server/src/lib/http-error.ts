@@ -16,3 +16,18 @@ export const notFound = (m: string) => new HttpError(404, m);
 export const conflict = (m: string) => new HttpError(409, m);
 
 export const CREDENTIALS_CHANGED = "Please don't change login credentials.";
+
+/**
+ * Database refusals that come from a value the request carried, not from the server: a code past the
+ * integer range (/api/certificate/99999999999/pdf) or text where a number belongs. Every route's zod checks
+ * catch most of these first; this keeps the rest a 400 with a plain sentence instead of a 500. Drizzle wraps
+ * the driver's error, so its cause is looked at too.
+ */
+export function requestValueError(err: unknown): HttpError | null {
+  const codeOf = (e: unknown): unknown => (typeof e === 'object' && e !== null && 'code' in e ? (e as { code: unknown }).code : undefined);
+  const cause = typeof err === 'object' && err !== null && 'cause' in err ? (err as { cause: unknown }).cause : undefined;
+  const code = codeOf(err) ?? codeOf(cause);
+  if (code === '22003') return badRequest('A code or number in the request is out of range.');
+  if (code === '22P02') return badRequest('A value in the request is not of the right kind.');
+  return null;
+}

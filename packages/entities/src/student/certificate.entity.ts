@@ -40,6 +40,9 @@ export const certificate = defineEntity({
   ownership: { via: 'stud_cd' },
   // The selected certificate on the institute's letterhead: GET /api/certificate/{cert_fct_cd}/pdf.
   documents: [{ button: 'print', label: 'Print', path: 'pdf' }],
+  // A certificate is a register entry with a number that may already be on paper: a mistake is corrected by
+  // Edit (or a new certificate), never by deleting, which would hand the same number out again.
+  routes: ['list', 'get', 'create', 'update', 'import'],
   // Latest issue first.
   defaultSort: { field: 'cert_fct_cd', dir: 'desc' },
 });
