@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFixture, type Fixture, type Row } from './student-workflow-fixture';
-import { call, startTestServer, type TestServer } from './test-server';
+import { call, startTestServer, type Session, type TestServer } from './test-server';
 
 /*
  * The generic form engine as the browser uses it: a dependent (`within`) dropdown's choices, a PUT of the row
@@ -141,6 +141,20 @@ describe('form engine on the server', () => {
         expect(status, typed).toBe(201);
         expect(row.stud_ph, typed).toBe('+91 98765 43210');
       }
+    });
+
+    it('finds a student by the mobile typed as people say it, in the grid and at the fee counter', async () => {
+      const { row } = await add('94431 27650');
+      expect(row.stud_ph).toBe('+91 94431 27650');
+      const found = async (page: Session, url: string, q: string): Promise<number[]> =>
+        (await call(srv.app, page, 'GET', `${url}?q=${encodeURIComponent(q)}`)).json<{ rows: { stud_cd: number }[] }>().rows.map((r) => r.stud_cd);
+      const grid = fx.as(fx.admin, 'student', 'profile');
+      const counter = fx.as(fx.admin, 'fee', 'quick_fee_collection');
+      for (const typed of ['9443127650', '09443127650', '+919443127650', '94431 27650', '27650']) {
+        expect(await found(grid, '/api/student/', typed), typed).toContain(row.stud_cd);
+        expect(await found(counter, '/api/student/detail/', typed), typed).toContain(row.stud_cd);
+      }
+      expect(await found(grid, '/api/student/', '9443127651')).not.toContain(row.stud_cd);
     });
 
     it('keeps landlines and other countries as typed, and still refuses letters', async () => {

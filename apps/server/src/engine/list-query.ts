@@ -1,4 +1,4 @@
-import { fieldSchema, type AnyEntity, type OwnershipThrough } from '@campus/entities/define';
+import { fieldSchema, normalisePhone, type AnyEntity, type OwnershipThrough } from '@campus/entities/define';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { RequestContext } from '../access/request-context';
@@ -134,6 +134,16 @@ export function searchWhere(e: AnyEntity, s: Selection, q: string | undefined): 
   const conds: SQL[] = [];
   const own = textSearchFields(e);
   if (own.length) conds.push(sql`${searchExpression(own.map((n) => s.table[n]))} LIKE ${pattern}`);
+  // Mobiles are stored as '+91 98765 43210' but typed as '9876543210' at the counter: a query that is a
+  // mobile number in another form also looks for its stored form, through the same trigram index.
+  const asStored = normalisePhone(q);
+  const holdsPhones = own.some((n) => {
+    const f = e.fields[n];
+    return f.kind === 'text' && f.format === 'phone';
+  });
+  if (holdsPhones && asStored !== q.trim().replace(/\s+/g, ' ')) {
+    conds.push(sql`${searchExpression(own.map((n) => s.table[n]))} LIKE ${`%${escapeLike(asStored.toLowerCase())}%`}`);
+  }
   for (const [name, f] of Object.entries(e.fields)) {
     if (!f.search) continue;
     if (f.kind === 'link') {

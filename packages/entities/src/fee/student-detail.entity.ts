@@ -23,7 +23,7 @@ export const studentDetail = defineEntity({
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', search: true }),
     sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', search: true }),
     stud_fthr_nm: text({ label: "Father's Name", search: true, max: 150 }),
-    stud_ph: text({ label: 'Phone', search: true, max: 20 }),
+    stud_ph: text({ label: 'Phone', format: 'phone', search: true, max: 20 }),
     bs_trck_bus_nm: text({ label: 'Bus', max: 100, gridHidden: true }),
     pendingAmt: money({ label: 'Overdue' }),
     balAmt: money({ label: 'Balance' }),
