@@ -64,6 +64,13 @@ describe.each(backends)('student discount on %s', (backend) => {
     expect(res.json<Row>()).toMatchObject({ disc_amt: '700.00' });
   });
 
+  it("refuses last year's row of a child: this year's discount names this year's student", async () => {
+    const old = await w.student(w.secA, 'Last Year Child', w.lastYear);
+    const res = await post({ stud_cd: old, fee_cd: w.tuition1, disc_pct: 10 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toBe("'Student' is not a valid choice.");
+  });
+
   it("refuses more than the fee, a mapping of another class, and a discount below what is paid", async () => {
     const stud = await w.student(w.secA);
     const over = await post({ stud_cd: stud, fee_cd: w.tuition1, disc_amt: '8000.01' });

@@ -161,9 +161,16 @@ async function hashPasswords(e: AnyEntity, values: Row): Promise<void> {
   }
 }
 
-/** Scope condition of a link target, so a row can only point at rows its user could pick. */
-function targetScope(f: Field & { kind: 'link' }, te: AnyEntity, t: DynTable, ctx: RequestContext): SQL | undefined {
+/**
+ * Scope condition of a link target, so a row can only point at rows its user could pick. A row of one academic
+ * year points at that year's rows of a year-scoped entity (a certificate at this year's student row, not at
+ * last year's of the same child), as its dropdown offers them.
+ */
+function targetScope(f: Field & { kind: 'link' }, e: AnyEntity, te: AnyEntity, t: DynTable, ctx: RequestContext): SQL | undefined {
   const insts = ctx.myInstCds.length ? ctx.myInstCds : [-1];
+  if (te.scope === 'academic-year' && e.scope === 'academic-year' && !f.anyOfMyInstitutes && ctx.acdmCd !== null) {
+    return and(eq(t.inst_cd, ctx.instCd), eq(t.acdm_cd, ctx.acdmCd));
+  }
   if (te.scope === 'institute' || te.scope === 'academic-year') {
     return f.anyOfMyInstitutes ? inArray(t.inst_cd, insts) : eq(t.inst_cd, ctx.instCd);
   }
@@ -179,7 +186,7 @@ async function checkLinks(tx: Tx, e: AnyEntity, ctx: RequestContext, values: Row
     const [hit] = await tx
       .select({ k: t[te.entity.key] })
       .from(t)
-      .where(and(eq(t[te.entity.key], values[name]), targetScope(f, te.entity, t, ctx)));
+      .where(and(eq(t[te.entity.key], values[name]), targetScope(f, e, te.entity, t, ctx)));
     if (!hit) throw badRequest(`'${f.label}' is not a valid choice.`, [{ field: name, message: `'${f.label}' is not a valid choice.` }]);
   }
 }
