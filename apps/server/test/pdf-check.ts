@@ -2,12 +2,20 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 
 /**
  * Reading a PDF back the way a person would: its text (poppler's pdftotext), its page size (pdfinfo) and
  * whether page 1 has anything on it (pdftoppm at low resolution, dark pixels counted). CI installs
  * poppler-utils for these.
  */
+
+/** The body of a response that must be a PDF: a 200 with the PDF content type (the error text otherwise). */
+export function pdfOf(res: { statusCode: number; body: string; rawPayload: Buffer; headers: Record<string, unknown> }): Buffer {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toBe('application/pdf');
+  return res.rawPayload;
+}
 
 function withFile<T>(pdf: Buffer, run: (file: string, dir: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'campus-pdf-'));

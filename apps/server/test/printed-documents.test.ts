@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows, sql } from '../src/db/client';
 import { makeExams, type ExamFixture } from './exam-fixture';
-import { A4, A5, firstPageInk, pdfInfo, pdfText } from './pdf-check';
+import { A4, A5, firstPageInk, pdfInfo, pdfOf, pdfText } from './pdf-check';
 import { makeFixture, type Fixture } from './student-workflow-fixture';
 import { backends, call, startTestServer, type Session, type TestServer } from './test-server';
 
@@ -35,11 +35,6 @@ describe.each(backends)('printed documents on %s', (backend) => {
   const save = async (mrk: number, entries: { stud_cd: number; marks?: number | null; absent?: boolean }[]) => {
     const res = await call(srv.app, markPage(admin), 'POST', '/api/student_mark/sheet', { mrk_cd: mrk, rows: entries });
     expect(res.statusCode, res.body).toBe(200);
-  };
-  const pdfOf = (res: { statusCode: number; body: string; rawPayload: Buffer; headers: Record<string, unknown> }): Buffer => {
-    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
-    expect(res.headers['content-type']).toBe('application/pdf');
-    return res.rawPayload;
   };
 
   beforeAll(async () => {
