@@ -112,14 +112,15 @@ describe.each(backends)('generic engine on %s', (backend) => {
       expect(other.statusCode).toBe(400);
     });
 
-    it.runIf(!hasRoute(e, 'delete'))('has no delete route: its rows are corrected, never deleted', async () => {
-      const sess = pageOf(e, s);
-      const a = (await call(srv.app, sess, 'POST', api, await sampleBody(srv.app, sess, e))).json<Row>();
-      expect((await call(srv.app, sess, 'DELETE', api, { primids: [a[e.key]] })).statusCode).toBe(404);
-      expect((await call(srv.app, sess, 'GET', `${api}${a[e.key]}`)).statusCode).toBe(200);
-    });
-
-    it.runIf(hasRoute(e, 'delete'))('deletes by primids, all or nothing', async () => {
+    // Registered for the entities it applies to, so that the suite lists no skipped tests.
+    if (!hasRoute(e, 'delete')) {
+      it('has no delete route: its rows are corrected, never deleted', async () => {
+        const sess = pageOf(e, s);
+        const a = (await call(srv.app, sess, 'POST', api, await sampleBody(srv.app, sess, e))).json<Row>();
+        expect((await call(srv.app, sess, 'DELETE', api, { primids: [a[e.key]] })).statusCode).toBe(404);
+        expect((await call(srv.app, sess, 'GET', `${api}${a[e.key]}`)).statusCode).toBe(200);
+      });
+    } else it('deletes by primids, all or nothing', async () => {
       const sess = pageOf(e, s);
       const a = (await call(srv.app, sess, 'POST', api, await sampleBody(srv.app, sess, e))).json<Row>();
       const b = (await call(srv.app, sess, 'POST', api, await sampleBody(srv.app, sess, e))).json<Row>();
