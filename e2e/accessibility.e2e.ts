@@ -213,14 +213,18 @@ describe.runIf(browserAvailable())('keyboard and contrast: axe-core WCAG 2.1 A/A
   it("the Student group offers Mark Attendance, which opens the marking screen; the attendance list stays out of the menu", async () => {
     const { page } = env;
     await openSignedIn(env, '/sms/dashboard');
+    // The dashboard's own calls settle first: on a busy machine a menu still re-rendering can swallow a click.
+    await page.waitForLoadState('networkidle');
     const menu = page.locator('.mantine-AppShell-navbar');
     const group = menu.getByRole('button', { name: 'Student', exact: true });
     if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
     const mark = menu.getByRole('link', { name: 'Mark Attendance', exact: true });
+    await mark.waitFor({ state: 'visible' });
     expect(await mark.getAttribute('href')).toBe('/sms/student/attendance/create');
     expect(await menu.getByRole('link', { name: 'Attendance', exact: true }).count()).toBe(0);
     await mark.click();
-    await page.waitForURL((u) => u.pathname === '/sms/student/attendance/create', { timeout: 15_000 });
+    // Polled rather than waitForURL, so that a failure names where the click led.
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/sms/student/attendance/create');
     await page.getByRole('heading', { name: 'Mark attendance' }).first().waitFor({ timeout: 15_000 });
     // The entry lights up where the user is.
     expect(await mark.getAttribute('data-active')).toBe('true');
