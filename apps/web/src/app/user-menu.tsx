@@ -2,7 +2,7 @@ import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mant
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { http } from '../lib/http-client';
+import { endSignOut, http, startSignOut } from '../lib/http-client';
 import { signOut, useSession } from '../lib/session-store';
 
 function initials(name: string): string {
@@ -12,6 +12,7 @@ function initials(name: string): string {
 
 /** Logout kills the token server side first; the local session goes whatever the answer (spec section 7). */
 export async function logout(usrNm: string): Promise<void> {
+  startSignOut();
   try {
     // Kept across the navigation to the login page, or the token would stay alive on the server.
     await http.get('/api/employee/logout/', { query: { usr_nm: usrNm }, silent: true, keepOnNavigation: true });
@@ -19,6 +20,7 @@ export async function logout(usrNm: string): Promise<void> {
     // An expired token or a dead server must not keep anyone signed in on this browser.
   }
   signOut();
+  endSignOut();
 }
 
 export function UserMenu({ compact = false }: { compact?: boolean }) {

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerNavigate } from './app-navigation';
-import { cancelPendingRequests, http, HttpError } from './http-client';
+import { cancelPendingRequests, endSignOut, http, HttpError, startSignOut } from './http-client';
 import { useGlobalLoading } from './loader-store';
 import { setAcademicYear, signIn, signOut, type SessionUser } from './session-store';
 
@@ -160,6 +160,24 @@ describe('401 and cancellation', () => {
     expect(shown().map((s) => s.message)).toEqual(['Your session has ended.']);
     expect(navigate).toHaveBeenCalledWith('/login');
     expect(localStorage.getItem('campus.user')).toBeNull();
+  });
+
+  it('while signing out, sends only the logout: a screen loading meanwhile gets no 401 toast', async () => {
+    signIn(user);
+    respond = (url) => Promise.resolve(url.includes('/logout') ? json(200, { ok: true }) : json(401, { message: 'Your session has ended.' }));
+    startSignOut();
+    try {
+      await expect(http.get('/api/dashboard/')).rejects.toMatchObject({ status: 0, cancelled: true });
+      await http.get('/api/employee/logout/', { query: { usr_nm: 'ADMIN' }, silent: true, keepOnNavigation: true });
+    } finally {
+      endSignOut();
+    }
+    expect(calls.map((c) => c.url)).toEqual(['/api/employee/logout/?usr_nm=ADMIN']);
+    expect(shown()).toEqual([]);
+    // Signed in again, calls go out as before.
+    respond = async () => json(200, { ok: true });
+    await http.get('/api/dashboard/');
+    expect(calls).toHaveLength(2);
   });
 
   it('aborts pending requests without a toast', async () => {

@@ -70,6 +70,22 @@ const pendingControllers = new Set<AbortController>();
  */
 let loaderGeneration = 0;
 
+/**
+ * From the Logout click until the local session is gone. The server revokes the token first, so any call the
+ * page still makes with it (a lazily loaded screen's first query) would come back 401 and toast 'signed out'
+ * at someone who just chose to sign out: such calls are cancelled here instead of being sent.
+ */
+let signingOut = false;
+
+export function startSignOut(): void {
+  signingOut = true;
+  cancelPendingRequests();
+}
+
+export function endSignOut(): void {
+  signingOut = false;
+}
+
 /** Aborts every request in flight except the shell's (keepOnNavigation); the app calls it on route changes. */
 export function cancelPendingRequests(): void {
   for (const c of pendingControllers) c.abort();
@@ -132,12 +148,15 @@ function isLoginCall(url: string): boolean {
   return url.includes('/employee/login');
 }
 
+const isLogoutCall = (url: string): boolean => url.includes('/employee/logout');
+
 async function request<T>(method: HttpMethod, url: string, body: BodyInit | undefined, json: boolean, opts: RequestOptions = {}): Promise<T> {
   if (!verifyStoredUser()) throw new HttpError(401, 'Signed out.', undefined, true);
 
   const fullUrl = buildUrl(url, opts.query);
   // Only sign-in goes out without a session: a page left over from a sign-out must not call anonymously.
   if (!getSession().user && !isLoginCall(fullUrl)) throw new HttpError(401, 'Signed out.', undefined, true);
+  if (signingOut && !isLogoutCall(fullUrl)) throw new HttpError(0, 'Request cancelled.', undefined, true, currentPath());
   const callerHeaders = { ...(opts.headers ?? {}) };
   const dontShowMsg = callerHeaders[DONT_SHOW_MSG];
   delete callerHeaders[DONT_SHOW_MSG];
