@@ -14,7 +14,19 @@ DROP VIEW IF EXISTS "fee_collection_v";
 --> statement-breakpoint
 DROP VIEW IF EXISTS "student_fee_line_v";
 --> statement-breakpoint
+DROP INDEX "book_checkout_search_trgm";
+--> statement-breakpoint
+DROP INDEX "book_checkin_search_trgm";
+--> statement-breakpoint
 ALTER TABLE "student" ADD COLUMN "stud_dob" date;
+--> statement-breakpoint
+ALTER TABLE "book_checkout" ADD COLUMN "bk_chk_bk_nms" varchar(2000);
+--> statement-breakpoint
+ALTER TABLE "book_checkin" ADD COLUMN "bk_chk_bk_nms" varchar(2000);
+--> statement-breakpoint
+CREATE INDEX "book_checkout_search_trgm" ON "book_checkout" USING gin ((lower(coalesce("bk_chk_usr_typ", '') || ' ' || coalesce("bk_chk_usr_nm", '') || ' ' || coalesce("bk_chk_bk_nms", ''))) gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "book_checkin_search_trgm" ON "book_checkin" USING gin ((lower(coalesce("bk_chk_usr_typ", '') || ' ' || coalesce("bk_chk_usr_nm", '') || ' ' || coalesce("bk_chk_bk_nms", ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE VIEW "student_fee_line_v" AS
 SELECT s.stud_cd, s.inst_cd, s.acdm_cd, f.fee_cd, f.fee_grp_cd, f.feetyp_cd,
