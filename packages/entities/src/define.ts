@@ -239,7 +239,27 @@ export interface WorkflowButton<K extends string = string> {
   confirm: string;
   /** The toast after the route succeeded ({{title}} as in confirm); a generic sentence when left out. */
   done?: string;
-  enabledWhen?: { field: K; equals: string };
+  /** The button applies only to rows whose field holds this value (or one of these values). */
+  enabledWhen?: { field: K; equals: string | readonly string[] };
+  /**
+   * Where the row's key goes: 'body' (default) POSTs `{ [key]: id, ... }` to `{api}{path}`; 'path' POSTs the
+   * inputs alone to `{api}{id}/{path}` (a wallet's top-up at /api/wallet/12/topup).
+   */
+  target?: 'body' | 'path';
+  /**
+   * What the dialog asks besides the reason, declared with the entity field builders and checked by the
+   * route with the same rules (required, max, options, links within a partner). An input named like a field
+   * of the row starts with the row's value (the class an application is for), which also feeds a `within`
+   * link (the sections of that class). Sent under their own names.
+   */
+  inputs?: Readonly<Record<string, Field>>;
+  /** A fresh key per opening of the dialog, sent as `idempotency_key`: a double click or a retry is one write. */
+  idempotent?: boolean;
+  /**
+   * After success, open the record the route answered with: the named entity's page in view mode, the id
+   * read from the answer's field of that entity's key (an admitted application opens the new student).
+   */
+  opens?: string;
 }
 
 /**

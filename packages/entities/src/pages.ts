@@ -83,9 +83,11 @@ export const pages: readonly PageDef[] = [
   // student (issue 3)
   p('student', 'admission', 'Admission', 'student_admission', ['admit']),
   p('student', 'profile', 'Student Profile', 'student'),
-  p('student', 'wallet', 'Wallet', 'wallet'),
+  p('student', 'wallet', 'Wallet', 'wallet', ['topup', 'spend', 'refund']),
+  // A wallet's statement: written by the wallet ledger only, opened from the Wallet page, out of the menu.
+  p('student', 'wallet_transaction', 'Wallet Transactions', 'wallet_transaction', [], readOnlyButtons, false),
   p('student', 'certificate', 'Certificate', 'certificate', ['print']),
-  p('student', 'promotion', 'Promotion', 'promotion'),
+  p('student', 'promotion', 'Promotion', 'promotion', ['undo']),
   p('student', 'interchange', 'Interchange', 'student_interchange'),
   p('student', 'assignment', 'Assignment', 'student_assignment', ['take_action']),
   p('student', 'resource', 'Resource', 'student_resource'),
@@ -112,7 +114,7 @@ export const pages: readonly PageDef[] = [
   p('institute', 'profile', 'Institute Profile', 'institute', ['active']),
   p('institute', 'user_institute', 'Employee Mapping', 'user_institute', ['active']),
   p('institute', 'academic', 'Academic Year', 'academic', ['active']),
-  p('institute', 'migration', 'Migration', 'migration'),
+  p('institute', 'migration', 'Migration', 'migration', ['rollback']),
   p('institute', 'circular', 'Circular', 'circular'),
   p('institute', 'holiday', 'Holiday', 'holiday'),
   // budget

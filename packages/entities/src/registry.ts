@@ -42,6 +42,7 @@ import { userAssignment } from './employee/user-assignment.entity';
 import { userResource } from './employee/user-resource.entity';
 import { mobNotification } from './features/mob-notification.entity';
 import { migration } from './institute/migration.entity';
+import { migrationRow } from './institute/migration-row.entity';
 import { certificate } from './student/certificate.entity';
 import { earlyPickup } from './student/early-pickup.entity';
 import { memberPickup } from './student/member-pickup.entity';
@@ -54,6 +55,7 @@ import { studentAttendance } from './student/student-attendance.entity';
 import { studentInterchange } from './student/student-interchange.entity';
 import { studentResource } from './student/student-resource.entity';
 import { wallet } from './student/wallet.entity';
+import { walletTransaction } from './student/wallet-transaction.entity';
 import { subjectDetail } from './subject/subject-detail.entity';
 import { subject } from './subject/subject.entity';
 import { bus } from './transport/bus.entity';
@@ -127,12 +129,13 @@ export const entities: readonly AnyEntity[] = [
   report,
   backup,
   circular,
+  // The promotion that wrote a student's row of next year comes first: the student links to it.
+  promotion,
   // issue 4: students (after the sections and the subject mapping their ownership goes through)
   student,
   // issue 3, third batch: the student and employee side (after the students, sections and mapping they link to)
   wallet,
   certificate,
-  promotion,
   studentDaywiseAttendanceSummary,
   studentAdmission,
   studentAssignment,
@@ -146,6 +149,7 @@ export const entities: readonly AnyEntity[] = [
   employeeTimetable,
   sectionTimetable,
   migration,
+  migrationRow,
   mobNotification,
   // issue 3, fourth batch: fees, budget, transport, library, notifications (after the students, classes,
   // fee groups, buses and books they link to)
@@ -155,6 +159,8 @@ export const entities: readonly AnyEntity[] = [
   collectedFee,
   collectedFeeDetail,
   cancelFee,
+  // A wallet's movements point at the bill paid from it.
+  walletTransaction,
   studentDiscount,
   onlinePaymentRequest,
   expense,

@@ -292,6 +292,10 @@ async function checkStillOwned(tx: Tx, e: AnyEntity, ctx: RequestContext, id: nu
 /** Inserts one validated row inside tx; shared by create, clone and import. */
 export async function insertValidated(tx: Tx, e: AnyEntity, ctx: RequestContext, input: Row): Promise<Row> {
   const values: Row = { ...input };
+  // A status only a workflow moves (an online payment's, a promotion's) starts at its declared default.
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.readOnly && (f.kind === 'select' || f.kind === 'bool') && f.defaultValue !== undefined && values[name] === undefined) values[name] = f.defaultValue;
+  }
   checkFieldButtons(e, ctx, values, null);
   // Create, clone and import all pass here; the body schema's own check is only early feedback.
   checkRanges(e, values);

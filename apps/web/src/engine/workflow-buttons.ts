@@ -16,7 +16,9 @@ export function permittedWorkflowButtons(entity: AnyEntity, can: (button: string
  */
 export function workflowButtonEnabled(b: WorkflowButton, selection: readonly EntityRow[]): boolean {
   if (!b.enabledWhen || selection.length !== 1) return true;
-  return String(selection[0][b.enabledWhen.field] ?? '') === b.enabledWhen.equals;
+  const value = String(selection[0][b.enabledWhen.field] ?? '');
+  const allowed = b.enabledWhen.equals;
+  return typeof allowed === 'string' ? value === allowed : allowed.includes(value);
 }
 
 /** The route under the entity's API, e.g. /api/fee/CollectedFee/cancel. */

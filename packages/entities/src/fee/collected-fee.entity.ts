@@ -36,6 +36,9 @@ export const collectedFee = defineEntity({
     // The browser's key for one attempt: a retry or a double click returns the first bill, never a second.
     // A machine internal: never a column, a Columns-menu entry or an export column.
     fee_coll_idem_key: text({ label: 'Idempotency Key', readOnly: true, unique: true, formHidden: true, internal: true, max: 64 }),
+    // What the attempt asked for (student, tender, reference, lines), hashed: the same key with another body
+    // is refused instead of answered with a bill that does not match it.
+    fee_coll_idem_hash: text({ label: 'Request Hash', readOnly: true, formHidden: true, internal: true, max: 64 }),
   },
   // 'His students only': the bill follows its student's section as it was when collected.
   ownership: { through: 'subject_detail', match: { sec_cd: 'sec_cd' }, user: 'usr_cd' },

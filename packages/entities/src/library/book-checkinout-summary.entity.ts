@@ -1,4 +1,4 @@
-import { code, defineEntity, link, number, select, text } from '../define';
+import { code, date, defineEntity, link, number, select, text } from '../define';
 
 /** Stock: how many copies of a book a student or an employee holds now; kept by the issue/return workflow. */
 export const bookCheckinoutSummary = defineEntity({
@@ -18,6 +18,9 @@ export const bookCheckinoutSummary = defineEntity({
     usr_bk_stk_usr_nm: text({ label: 'User Name', readOnly: true, search: true, max: 150 }),
     bk_cd: link({ label: 'Book', to: 'book', display: 'bk_nm', as: 'bk_nm', readOnly: true, search: true }),
     usr_bk_stk_qty: number({ label: 'Quantity Held', readOnly: true, max: 100_000 }),
+    // The earliest due date of the copies held; past it the row is overdue. Empty once all are back.
+    usr_bk_stk_due_dt: date({ label: 'Due Date', readOnly: true }),
+    usr_bk_stk_iss_dt: date({ label: 'Last Issued', readOnly: true, gridHidden: true }),
   },
   // One running figure per holder and book, which the workflow's upsert (ON CONFLICT) relies on.
   uniqueTogether: [{ fields: ['usr_bk_stk_usr_typ', 'usr_bk_stk_usr_cd', 'bk_cd'], message: 'This user already has a stock row for this book.' }],

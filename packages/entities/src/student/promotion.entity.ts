@@ -1,4 +1,4 @@
-import { code, date, defineEntity, link, number } from '../define';
+import { code, date, defineEntity, link, number, select, text } from '../define';
 
 /**
  * One section moved on to the next year (VI A of 2025-26 to VII A of 2026-27), as written by the promotion
@@ -22,7 +22,23 @@ export const promotion = defineEntity({
     prmtn_crt_dt: date({ label: 'Promoted On', auto: 'created-at' }),
     crt_acdm_cd: link({ label: 'From Year', to: 'academic', display: 'acdm_strt_yr', as: 'crt_acdm', required: true }),
     to_acdm_cd: link({ label: 'To Year', to: 'academic', display: 'acdm_strt_yr', as: 'to_acdm', required: true }),
+    // Roll numbers in the new class: as they were, or 1..n by name.
+    prmtn_roll: select({ label: 'Roll Numbers', options: ['Kept', 'Renumbered by name'], readOnly: true, gridHidden: true }),
+    // Undone: its rows were removed from the target year; the record stays as history.
+    prmtn_sts: select({ label: 'Status', options: ['Promoted', 'Undone'], defaultValue: 'Promoted', readOnly: true, search: true }),
+    prmtn_by: text({ label: 'Promoted By', readOnly: true, gridHidden: true, max: 150 }),
   },
   routes: ['list', 'get'],
+  workflowButtons: [
+    {
+      button: 'undo',
+      label: 'Undo Promotion',
+      path: 'undo',
+      target: 'path',
+      confirm: 'Undo promotion no. {{title}}? Its students are removed from the target year.',
+      done: 'Promotion no. {{title}} undone.',
+      enabledWhen: { field: 'prmtn_sts', equals: 'Promoted' },
+    },
+  ],
   defaultSort: { field: 'prmtn_cd', dir: 'desc' },
 });

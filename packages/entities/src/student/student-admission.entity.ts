@@ -28,6 +28,27 @@ export const studentAdmission = defineEntity({
       defaultValue: 'Enquiry',
       search: true,
     }),
+    // Written by the admit workflow: the student this application became (its admission number is shown).
+    stud_cd: link({ label: 'Student', to: 'student', display: 'stud_adm_cd', as: 'stud_adm_cd', readOnly: true }),
   },
+  // The admit workflow (workflows/admit-student): one application becomes this year's student.
+  workflowButtons: [
+    {
+      button: 'admit',
+      label: 'Admit',
+      path: 'admit',
+      confirm: 'Admit {{title}} as a student of this year?',
+      done: '{{title}} is admitted.',
+      enabledWhen: { field: 'stud_admn_status', equals: ['Enquiry', 'Applied', 'Shortlisted'] },
+      inputs: {
+        // The class applied for, from the row; the section is chosen among that class's sections.
+        cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true }),
+        sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, within: { cls_cd: 'cls_cd' } }),
+        stud_doj: date({ label: 'Date of Joining', defaultValue: 'today' }),
+      },
+      idempotent: true,
+      opens: 'student',
+    },
+  ],
   defaultSort: { field: 'stud_admn_dt', dir: 'desc' },
 });

@@ -36,6 +36,9 @@ export const student = defineEntity({
     // Not in the spec's list; kept for certificates and government returns, off the default grid.
     rgn_cd: link({ label: 'Religion', to: 'religion', display: 'rgn_nm', as: 'rgn_nm', gridHidden: true }),
     cmty_cd: link({ label: 'Community', to: 'community', display: 'cmty_nm', as: 'cmty_nm', gridHidden: true }),
+    // The promotion that wrote this row (next year's row of a promoted child), so undoing it removes exactly
+    // its rows; empty for a child admitted or typed in this year.
+    prmtn_cd: link({ label: 'Promotion', to: 'promotion', display: 'prmtn_cd', as: 'prmtn_no', readOnly: true, internal: true }),
   },
   // 'His students only': the students of the sections the teacher is mapped to this year (subject mapping).
   ownership: { through: 'subject_detail', match: { sec_cd: 'sec_cd' }, user: 'usr_cd' },
