@@ -25,15 +25,17 @@ describe.each(backends)('server-stamped fields on %s', (backend) => {
     const s: Session = { ...admin, modulename: 'student', pagename: 'wallet' };
     const today = new Date();
     const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
-    const created = await call(srv.app, s, 'POST', '/api/wallet/', { stud_cd: studCd, wlt_amt: '250.00', usr_full_nm: 'Someone Else' });
-    // A stamp is the server's: sending it is refused like any unknown field.
+    const created = await call(srv.app, s, 'POST', '/api/wallet/', { stud_cd: studCd, usr_full_nm: 'Someone Else' });
+    // A stamp is the server's: sending it is refused like any unknown field; so is a balance, which is the ledger's.
     expect(created.statusCode).toBe(400);
-    const ok = await call(srv.app, s, 'POST', '/api/wallet/', { stud_cd: studCd, wlt_amt: '250.00' });
+    expect((await call(srv.app, s, 'POST', '/api/wallet/', { stud_cd: studCd, wlt_amt: '250.00' })).statusCode).toBe(400);
+    const ok = await call(srv.app, s, 'POST', '/api/wallet/', { stud_cd: studCd });
     expect(ok.statusCode, ok.body).toBe(201);
-    expect(ok.json<Row>()).toMatchObject({ usr_full_nm: 'Administrator', wlt_updt_dt: day, wlt_amt: '250.00' });
-    const upd = await call(srv.app, s, 'PUT', `/api/wallet/${ok.json<Row>().wlt_cd}`, { wlt_amt: '300.50', row_ver: ok.json<Row>().row_ver });
-    expect(upd.statusCode, upd.body).toBe(200);
-    expect(upd.json<Row>()).toMatchObject({ usr_full_nm: 'Administrator', wlt_updt_dt: day, wlt_amt: '300.50' });
+    expect(ok.json<Row>()).toMatchObject({ usr_full_nm: 'Administrator', wlt_updt_dt: day, wlt_amt: '0.00' });
+    const topup = await call(srv.app, s, 'POST', `/api/wallet/${ok.json<Row>().wlt_cd}/topup`, { amount: '300.50', reason: 'Canteen', idempotency_key: 'stamp-topup-0001' });
+    expect(topup.statusCode, topup.body).toBeLessThan(300);
+    const after = (await call(srv.app, s, 'GET', `/api/wallet/${ok.json<Row>().wlt_cd}`)).json<Row>();
+    expect(after).toMatchObject({ usr_full_nm: 'Administrator', wlt_updt_dt: day, wlt_amt: '300.50' });
   });
 
   it('stamps the time a fee follow-up was noted', async () => {
