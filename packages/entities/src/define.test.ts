@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, bodySchema, bool, code, createdValue, date, defineEntity, fieldButtons, fieldSchema, money, number, rangeIssues, requiredMessage, select, text } from './define';
-import { entities, entity } from './registry';
+import { z } from 'zod';
+import { apiUrl, bodySchema, bool, code, createdValue, date, defineEntity, fieldButtons, fieldSchema, image, link, money, number, password, rangeIssues, requiredMessage, select, text, workflowInputSchema } from './define';
+import { entities, entity, workflowOpensIssues } from './registry';
 import { findPage } from './pages';
 
 describe('body schema from a declaration', () => {
@@ -232,6 +233,67 @@ describe('workflow buttons', () => {
     expect(() => defineEntity({ ...base, workflowButtons: [{ ...close, path: '/api/x/close' }] })).toThrow(/relative path/);
     // @ts-expect-error x_typo is not a field of the declaration
     expect(() => defineEntity({ ...base, workflowButtons: [{ ...close, enabledWhen: { field: 'x_typo', equals: 'Open' } }] })).toThrow(/not a field/);
+  });
+
+  it('refuses inputs a dialog cannot ask for, names the button sends itself and partners that are no input', () => {
+    const topup = { button: 'topup', label: 'Top Up', path: 'topup', target: 'path', confirm: 'Top up {{title}}.' } as const;
+    const amount = money({ label: 'Amount', required: true, max: 1000 });
+    expect(defineEntity({ ...base, workflowButtons: [{ ...topup, inputs: { amount }, idempotent: true }] }).workflowButtons?.[0].inputs).toEqual({ amount });
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, inputs: { pic: image({ label: 'Photo' }) } }] })).toThrow(/a image, which a dialog cannot ask for/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, inputs: { pw: password({ label: 'Password' }) } }] })).toThrow(/cannot ask for/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, inputs: { c: code() } }] })).toThrow(/cannot ask for/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, inputs: { amount: money({ label: 'A', readOnly: true }) } }] })).toThrow(/read-only/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, inputs: { on: date({ label: 'On', auto: 'updated-at' }) } }] })).toThrow(/read-only/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, idempotent: true, inputs: { idempotency_key: text({ label: 'K' }) } }] })).toThrow(/sends itself/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, reason: { label: 'Why' }, inputs: { reason: text({ label: 'Why' }) } }] })).toThrow(/sends itself/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, target: 'body', inputs: { x_cd: number({ label: 'X' }) } }] })).toThrow(/sends itself/);
+    const sec_cd = link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', within: { cls_cd: 'cls_cd' } });
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...topup, inputs: { sec_cd } }] })).toThrow(/within cls_cd, which is not another input/);
+    const cls_cd = link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm' });
+    expect(defineEntity({ ...base, workflowButtons: [{ ...topup, inputs: { cls_cd, sec_cd } }] }).workflowButtons).toHaveLength(1);
+  });
+
+  it('refuses a condition no row can meet: an empty list, or a status the select does not hold', () => {
+    expect(defineEntity({ ...base, workflowButtons: [{ ...close, enabledWhen: { field: 'x_sts', equals: ['Open', 'Closed'] } }] }).workflowButtons).toHaveLength(1);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...close, enabledWhen: { field: 'x_sts', equals: [] } }] })).toThrow(/enabled for no value/);
+    expect(() => defineEntity({ ...base, workflowButtons: [{ ...close, enabledWhen: { field: 'x_sts', equals: 'Shut' } }] })).toThrow(/Shut, which x_sts cannot hold/);
+  });
+
+  it('checks at registry load that a button opens a registered entity with a get route', () => {
+    const admit = { button: 'admit', label: 'Admit', path: 'admit', confirm: 'Admit?', opens: 'student' } as const;
+    expect(workflowOpensIssues([defineEntity({ ...base, workflowButtons: [admit] }), entity('student')])).toEqual([]);
+    expect(workflowOpensIssues([defineEntity({ ...base, workflowButtons: [{ ...admit, opens: 'studnet' }] })])).toEqual([
+      "x: workflow button admit opens 'studnet', which is not a registered entity",
+    ]);
+    const listOnly = defineEntity({ ...base, name: 'y', routes: ['list'] });
+    expect(workflowOpensIssues([defineEntity({ ...base, workflowButtons: [{ ...admit, opens: 'y' }] }), listOnly])).toEqual(['x: workflow button admit opens y, which has no get route']);
+    expect(entity('student_admission').workflowButtons?.[0].opens).toBe('student');
+  });
+
+  it("checks a dialog's body once for browser and server: required in the spec's words, field rules, key, reason", () => {
+    const topup = entity('wallet').workflowButtons?.find((b) => b.button === 'topup');
+    if (!topup) throw new Error('wallet has no topup');
+    const s = workflowInputSchema(topup);
+    const key = '2f1c4b7e-5d0a-4c3e-9f61-0a1b2c3d4e5f';
+    expect(s.parse({ amount: '100.5', reason: '  pocket money ', idempotency_key: key })).toEqual({ amount: '100.5', reason: 'pocket money', idempotency_key: key });
+    const messages = (body: unknown) => s.safeParse(body).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(messages({ amount: '', reason: ' ', idempotency_key: key })).toEqual(["amount: Please fill the 'Amount'.", "reason: Please enter the 'Reason'."]);
+    expect(messages({ amount: '12.345', reason: 'x', idempotency_key: key })).toEqual(["amount: 'Amount' must be an amount with at most 2 decimals."]);
+    expect(messages({ amount: '2000000', reason: 'x', idempotency_key: key })).toEqual(["amount: 'Amount' is too large."]);
+    expect(messages({ amount: '1', reason: 'x' })).toEqual(['idempotency_key: The request key is missing. Reload the page and try again.']);
+    expect(s.safeParse({ amount: '1', reason: 'x', idempotency_key: key, wlt_amt: '5' }).success).toBe(false);
+
+    const admit = entity('student_admission').workflowButtons?.[0];
+    if (!admit) throw new Error('no admit');
+    const a = workflowInputSchema(admit).extend({ stud_admn_cd: z.number() });
+    expect(a.parse({ stud_admn_cd: 3, cls_cd: '4', sec_cd: 9, idempotency_key: key })).toEqual({ stud_admn_cd: 3, cls_cd: 4, sec_cd: 9, stud_doj: null, idempotency_key: key });
+    expect(a.safeParse({ stud_admn_cd: 3, cls_cd: 4, idempotency_key: key }).error?.issues[0].message).toBe("Please select the 'Section'.");
+
+    const take = entity('online_payment_request').workflowButtons?.[0];
+    if (!take) throw new Error('no take_action');
+    expect(workflowInputSchema(take).safeParse({ oln_pay_acpt_sts: 'Pending', idempotency_key: key }).error?.issues[0].message).toBe("'Status' must be one of Accepted, Rejected.");
+    expect(workflowInputSchema({ ...close, reason: { label: 'Why' } }).safeParse({ reason: '' }).error?.issues[0].message).toBe("Please enter the 'Why'.");
+    expect(workflowInputSchema(close).parse({})).toEqual({});
   });
 
   it('gives the fee collected grid cancel and undo for active and cancelled bills', () => {

@@ -388,6 +388,7 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
     if (b.enabledWhen && !Object.hasOwn(def.fields, b.enabledWhen.field)) {
       throw new Error(`${def.name}: workflow button ${b.button} depends on ${b.enabledWhen.field}, which is not a field`);
     }
+    workflowButtonIssue(e, b);
   }
   for (const d of def.documents ?? []) {
     if ((standardButtons as readonly string[]).includes(d.button) || buttons.has(d.button)) throw new Error(`${def.name}: document button ${d.button} repeats another button`);
@@ -397,6 +398,99 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
     if (!hasRoute(e, 'get')) throw new Error(`${def.name}: document ${d.button} prints a row, which needs the get route`);
   }
   return e;
+}
+
+// Kinds a dialog cannot take: a code is the server's, uploads need a saved row, a password is no workflow's input.
+const dialogKinds: readonly Field['kind'][] = ['code', 'image', 'file', 'password'];
+const INPUT_NAME_RE = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * What a workflow button may declare besides its name and path (defineEntity's own checks are about names):
+ * a condition that some row can meet, a known target, and inputs the dialog can show and the route can check
+ * with workflowInputSchema. Another entity named by `opens` is checked when the registry loads.
+ */
+function workflowButtonIssue(e: AnyEntity, b: WorkflowButton): void {
+  const where = `${e.name}: workflow button ${b.button}`;
+  if (b.enabledWhen) {
+    const allowed = typeof b.enabledWhen.equals === 'string' ? [b.enabledWhen.equals] : b.enabledWhen.equals;
+    if (allowed.length === 0) throw new Error(`${where} is enabled for no value`);
+    // A status the select cannot hold would grey the button out for every row.
+    const f = e.fields[b.enabledWhen.field];
+    const stray = f.kind === 'select' ? allowed.filter((v) => !f.options.includes(v)) : [];
+    if (stray.length > 0) throw new Error(`${where} is enabled for ${stray.join(', ')}, which ${b.enabledWhen.field} cannot hold`);
+  }
+  if (b.target !== undefined && b.target !== 'body' && b.target !== 'path') throw new Error(`${where} has an unknown target ${String(b.target)}`);
+  if (b.opens !== undefined && !INPUT_NAME_RE.test(b.opens)) throw new Error(`${where} opens ${b.opens}, which is no entity name`);
+  const inputs = Object.entries(b.inputs ?? {});
+  for (const [name, f] of inputs) {
+    const input = `${where}: input ${name}`;
+    if (!INPUT_NAME_RE.test(name)) throw new Error(`${input} is not a plain field name`);
+    // These names carry the button's own parts of the body.
+    if (name === 'idempotency_key' || (name === 'reason' && b.reason) || ((b.target ?? 'body') === 'body' && name === e.key)) {
+      throw new Error(`${input} repeats a name the button sends itself`);
+    }
+    if (dialogKinds.includes(f.kind)) throw new Error(`${input} is a ${f.kind}, which a dialog cannot ask for`);
+    if (f.readOnly || f.auto) throw new Error(`${input} is read-only, so nobody could fill it`);
+    // Uniqueness and ranges are checked against stored rows, which a dialog's inputs are not.
+    if (f.unique) throw new Error(`${input} cannot be unique`);
+    if ((f.kind === 'date' && f.notBefore) || (f.kind === 'number' && f.notAbove)) throw new Error(`${input} cannot name a range partner`);
+    if (f.kind === 'link') {
+      for (const partner of Object.values(f.within ?? {})) {
+        // The dialog narrows the choices by the partner's value, which it only has when it asks for it too.
+        if (partner === name || !inputs.some(([other]) => other === partner)) throw new Error(`${input} is within ${partner}, which is not another input`);
+      }
+    }
+  }
+}
+
+const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+
+/** One input of a dialog: empty is null (or the required message), anything else the field's own rules. */
+function inputSchema(f: Field): z.ZodType {
+  const inner = fieldSchema(f);
+  // optional(): a key left out is empty like a blank one (zod would otherwise refuse it before the transform).
+  return z.unknown().optional().transform((v, ctx) => {
+    if (isBlank(v)) {
+      if (!f.required || f.kind === 'bool') return f.kind === 'bool' ? false : null;
+      ctx.addIssue({ code: 'custom', message: requiredMessage(f) });
+      return z.NEVER;
+    }
+    const r = inner.safeParse(v);
+    if (r.success) return r.data;
+    for (const i of r.error.issues) ctx.addIssue({ code: 'custom', message: i.message, path: i.path });
+    return z.NEVER;
+  });
+}
+
+export const WORKFLOW_REASON_MAX = 500;
+
+/**
+ * The body a workflow button's dialog sends, checked the same way in the browser (before sending) and by the
+ * route (authoritative): each declared input by its field's rules (required in the spec's wording, max,
+ * options, money with at most 2 decimals), the reason when the button asks one, and the idempotency key
+ * when the button is idempotent. Unknown keys are refused. A route whose key travels in the body extends
+ * the object with it; a link's partner (`within`) and anything stored are the route's to check.
+ */
+export function workflowInputSchema(b: WorkflowButton) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, f] of Object.entries(b.inputs ?? {})) shape[name] = inputSchema(f);
+  if (b.reason) {
+    const label = b.reason.label;
+    shape.reason = z
+      .string({ error: requiredMessage({ kind: 'text', label }) })
+      .trim()
+      .min(1, requiredMessage({ kind: 'text', label }))
+      .max(WORKFLOW_REASON_MAX, `'${label}' must be at most ${WORKFLOW_REASON_MAX} characters.`);
+  }
+  if (b.idempotent) {
+    // A UUID the browser makes once per opening of the dialog.
+    shape.idempotency_key = z
+      .string({ error: 'The request key is missing. Reload the page and try again.' })
+      .trim()
+      .min(8, 'The request key is missing. Reload the page and try again.')
+      .max(64, 'The request key is too long.');
+  }
+  return z.strictObject(shape);
 }
 
 /** Toggles and actions together: the engine treats both alike, only the grid's widget differs. */

@@ -1,4 +1,4 @@
-import { isView, type AnyEntity, type Field, type LinkField } from './define';
+import { hasRoute, isView, type AnyEntity, type Field, type LinkField } from './define';
 import { expenseCategory } from './budget/expense-category.entity';
 import { expenseSubCategory } from './budget/expense-sub-category.entity';
 import { classGroup } from './class-section/class-group.entity';
@@ -257,7 +257,21 @@ export function viewLinkIssues(list: readonly AnyEntity[]): string[] {
   );
 }
 
-const ownershipProblems = [...ownershipIssues(entities), ...viewLinkIssues(entities)];
+/** A workflow button's `opens` names another declaration: a registered entity whose row can be read (get). */
+export function workflowOpensIssues(list: readonly AnyEntity[]): string[] {
+  const names = new Map(list.map((e) => [e.name, e]));
+  return list.flatMap((e) =>
+    (e.workflowButtons ?? [])
+      .filter((b) => b.opens !== undefined)
+      .flatMap((b) => {
+        const target = names.get(b.opens ?? '');
+        if (!target) return [`${e.name}: workflow button ${b.button} opens '${String(b.opens)}', which is not a registered entity`];
+        return hasRoute(target, 'get') ? [] : [`${e.name}: workflow button ${b.button} opens ${target.name}, which has no get route`];
+      }),
+  );
+}
+
+const ownershipProblems = [...ownershipIssues(entities), ...viewLinkIssues(entities), ...workflowOpensIssues(entities)];
 if (ownershipProblems.length) throw new Error(ownershipProblems.join('; '));
 
 export function entity(name: string): AnyEntity {
