@@ -25,5 +25,6 @@ export const bookCheckinoutSummary = defineEntity({
   // One running figure per holder and book, which the workflow's upsert (ON CONFLICT) relies on.
   uniqueTogether: [{ fields: ['usr_bk_stk_usr_typ', 'usr_bk_stk_usr_cd', 'bk_cd'], message: 'This user already has a stock row for this book.' }],
   routes: ['list', 'get'],
-  defaultSort: { field: 'usr_bk_stk_usr_nm', dir: 'asc' },
+  // Earliest due first: the overdue copies head the Stock page, the ones to chase today.
+  defaultSort: { field: 'usr_bk_stk_due_dt', dir: 'asc' },
 });

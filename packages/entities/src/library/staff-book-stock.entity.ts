@@ -23,6 +23,10 @@ export const staffBookStock = defineEntity({
     usr_bk_stk_qty: number({ label: 'Quantity Held' }),
     // The latest issue of this book to this employee: how long it has been out.
     bk_chk_dt: date({ label: 'Last Issued' }),
+    // The earliest due date of the copies held, and how many days past it today is (0 while not yet due):
+    // the engine has no computed fields, so the view works it out and the grid can sort the late ones first.
+    usr_bk_stk_due_dt: date({ label: 'Due Date' }),
+    days_overdue: number({ label: 'Days Overdue' }),
   },
   defaultSort: { field: 'usr_full_nm', dir: 'asc' },
 });
