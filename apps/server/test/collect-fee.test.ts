@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../src/db/client';
 import { feeWorld, type FeeWorld } from './fee-fixture';
-import { backends, call, startTestServer, type Session, type TestServer } from './test-server';
+import { pdfOf } from './pdf-check';
+import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
 
 type Row = Record<string, unknown>;
 interface Due {
@@ -34,8 +36,8 @@ describe.each(backends)('fee collection on %s', (backend) => {
   const dueOf = (lines: Due[], feeCd: number) => lines.find((l) => l.fee_cd === feeCd)!;
   const collect = (s: Session, body: Row) =>
     call(srv.app, s, 'POST', '/api/fee_collection/collect', { tnd_typ_cd: w.cash, idempotency_key: randomUUID(), ...body });
-  const billCount = async (stud: number): Promise<number> => {
-    const res = await call(srv.app, w.as(w.admin, 'fee', 'fee_collected'), 'GET', `/api/fee/CollectedFee?f_stud_cd=${stud}&size=500`);
+  const billCount = async (stud: number, acdmCd = w.thisYear): Promise<number> => {
+    const res = await call(srv.app, w.as(w.admin, 'fee', 'fee_collected', acdmCd), 'GET', `/api/fee/CollectedFee?f_stud_cd=${stud}&size=500`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ total: number }>().total;
   };
@@ -123,6 +125,84 @@ describe.each(backends)('fee collection on %s', (backend) => {
     expect(dueOf(await dues(clerk, stud), w.books1).paid).toBe('400.00');
   });
 
+  it('refuses a payment key replayed with another body (409, nothing written) and answers the same body with the first bill', async () => {
+    const stud = await w.student(w.secA);
+    const other = await w.student(w.secA);
+    const key = randomUUID();
+    const body = { stud_cd: stud, idempotency_key: key, lines: [{ fee_cd: w.books1, amount: '200.00' }] };
+    const first = await collect(clerk, body);
+    expect(first.statusCode, first.body).toBe(201);
+    const firstNo = first.json<{ bill: Row }>().bill.fee_coll_bill_no;
+    const variants: Row[] = [
+      { ...body, lines: [{ fee_cd: w.books1, amount: '200.01' }] },
+      { ...body, lines: [{ fee_cd: w.tuition1, amount: '200.00' }] },
+      { ...body, lines: [{ fee_cd: w.books1, amount: '200.00' }, { fee_cd: w.tuition1, amount: '1.00' }] },
+      { ...body, stud_cd: other },
+      { ...body, tnd_typ_cd: w.cheque, reference: '77' },
+      { ...body, late_fees: [{ fee_grp_cd: w.term1, amount: '100.00' }] },
+    ];
+    for (const v of variants) {
+      const res = await collect(clerk, v);
+      expect(res.statusCode, JSON.stringify(v)).toBe(409);
+      expect(res.json<{ message: string }>().message).toBe('This payment key was already used for a different payment (another student, amount, fee or tender). Reload the page and try again.');
+    }
+    expect(await billCount(stud)).toBe(1);
+    expect(await billCount(other)).toBe(0);
+    expect(dueOf(await dues(clerk, stud), w.books1).paid).toBe('200.00');
+    // The same payment spelt differently ('200' for '200.00', a zero line added) is still the same payment.
+    const same = await collect(clerk, { ...body, lines: [{ fee_cd: w.books1, amount: '200' }, { fee_cd: w.tuition1, amount: '0' }] });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json<{ bill: Row; repeated: boolean }>()).toMatchObject({ repeated: true, bill: { fee_coll_bill_no: firstNo } });
+    // Two different bodies with one key at once: one bill, the other refused.
+    const key2 = randomUUID();
+    const both = await Promise.all([
+      collect(clerk, { ...body, idempotency_key: key2 }),
+      collect(clerk, { ...body, idempotency_key: key2, lines: [{ fee_cd: w.books1, amount: '5.00' }] }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(await billCount(stud)).toBe(2);
+  });
+
+  it('checks a bill written before requests were hashed against its stored lines', async () => {
+    const stud = await w.student(w.secA);
+    const key = randomUUID();
+    const body = { stud_cd: stud, tnd_typ_cd: w.cheque, reference: 'CHQ-1', idempotency_key: key, lines: [{ fee_cd: w.books1, amount: '50.00' }] };
+    const first = await collect(clerk, body);
+    expect(first.statusCode, first.body).toBe(201);
+    const billCd = Number(first.json<{ bill: Row }>().bill.fee_coll_cd);
+    await srv.database.db.execute(sql`UPDATE fee_collection_bill SET fee_coll_idem_hash = NULL WHERE fee_coll_cd = ${billCd}`);
+    const same = await collect(clerk, body);
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json<{ bill: Row }>().bill.fee_coll_cd).toBe(billCd);
+    for (const v of [{ ...body, reference: 'CHQ-2' }, { ...body, lines: [{ fee_cd: w.books1, amount: '49.00' }] }, { ...body, tnd_typ_cd: w.cash }]) {
+      expect((await collect(clerk, v)).statusCode, JSON.stringify(v)).toBe(409);
+    }
+    expect(await billCount(stud)).toBe(1);
+  });
+
+  it("lets a holder of Academic Fee Collect into an earlier year's counter only, not a holder of the quick counter alone", async () => {
+    const oldFee = await w.lastYearFee();
+    const last = await w.student(w.secA, undefined, w.lastYear);
+    const arrears = w.as(await w.employee({ 'fee/academic_fee_collect': 'view,create' }, false), 'fee', 'academic_fee_collect', w.lastYear);
+    const res = await call(srv.app, arrears, 'GET', `/api/fee_collection/student/${last}/dues`);
+    expect(res.statusCode, res.body).toBe(200);
+    const paid = await collect(arrears, { stud_cd: last, lines: [{ fee_cd: oldFee, amount: '10.00' }] });
+    expect(paid.statusCode, paid.body).toBe(201);
+    // The rest of that year stays closed to them, as to the quick counter's clerk.
+    const list = await call(srv.app, w.as(arrears, 'fee', 'fee_collected', w.lastYear), 'GET', '/api/fee/CollectedFee');
+    expect(list.statusCode).toBe(403);
+    expect(list.json<{ message: string }>().message).toBe('This academic year does not belong to the institute.');
+    const quick = w.as(await w.employee({ 'fee/quick_fee_collection': 'view,create' }, false), 'fee', 'quick_fee_collection', w.lastYear);
+    expect((await call(srv.app, quick, 'GET', `/api/fee_collection/student/${last}/dues`)).statusCode).toBe(403);
+    expect((await collect(quick, { stud_cd: last, lines: [{ fee_cd: oldFee, amount: '10.00' }] })).statusCode).toBe(403);
+    // Viewing the arrears is not collecting them: the page's create button is still needed.
+    const viewer = w.as(await w.employee({ 'fee/academic_fee_collect': 'view' }, false), 'fee', 'academic_fee_collect', w.lastYear);
+    expect((await call(srv.app, viewer, 'GET', `/api/fee_collection/student/${last}/dues`)).statusCode).toBe(200);
+    const refused = await collect(viewer, { stud_cd: last, lines: [{ fee_cd: oldFee, amount: '10.00' }] });
+    expect(refused.statusCode).toBe(403);
+    expect(await billCount(last, w.lastYear)).toBe(1);
+  });
+
   it('numbers bills consecutively', async () => {
     const stud = await w.student(w.secA);
     const nos: number[] = [];
@@ -189,5 +269,60 @@ describe.each(backends)('fee collection on %s', (backend) => {
     const mapping = await call(srv.app, w.as(w.admin, 'fee', 'fee'), 'GET', `/api/fee/${w.books1}`);
     expect(mapping.statusCode).toBe(200);
     expect(mapping.json<Row>().fee_cd).toBe(w.books1);
+  });
+});
+
+describe.each(backends)("the demo accountant collects last year's arrears on %s", (backend) => {
+  let srv: TestServer;
+  let acc: Session;
+  let admin: Session;
+
+  beforeAll(async () => {
+    srv = await startTestServer(backend, {}, { demo: true });
+    const a = srv.demo!.accounts.find((x) => x.login === 'ACCOUNTANT')!;
+    acc = { ...(await login(srv.app, a.login, a.password)), modulename: 'fee', pagename: 'academic_fee_collect' };
+    admin = await login(srv.app);
+  });
+  afterAll(async () => srv?.close());
+
+  it('reads the dues, collects, opens the receipt and its PDF in that year; every other page of that year stays refused', async () => {
+    const list = await call(srv.app, acc, 'GET', '/api/academic_fee_collect/?size=100');
+    expect(list.statusCode, list.body).toBe(200);
+    const rowsOwing = list.json<{ rows: Row[] }>().rows;
+    expect(rowsOwing.length).toBeGreaterThan(0);
+    const r = rowsOwing[0];
+    const lastYear = { ...acc, acdmCd: Number(r.acdm_fee_acdm_cd) };
+    const duesRes = await call(srv.app, lastYear, 'GET', `/api/fee_collection/student/${String(r.acdm_fee_stud_cd)}/dues`);
+    expect(duesRes.statusCode, duesRes.body).toBe(200);
+    const d = duesRes.json<{ lines: Due[]; tenders: Row[] }>();
+    const owed = d.lines.find((l) => Number(l.due) > 0)!;
+    const cash = d.tenders.find((t) => t.tnd_typ_nm === 'Cash')!;
+    const body = {
+      stud_cd: r.acdm_fee_stud_cd,
+      tnd_typ_cd: cash.tnd_typ_cd,
+      idempotency_key: randomUUID(),
+      ...(owed.kind === 'Fee' ? { lines: [{ fee_cd: owed.fee_cd, amount: owed.due }] } : { late_fees: [{ fee_grp_cd: owed.fee_grp_cd, amount: owed.due }] }),
+    };
+    const paid = await call(srv.app, lastYear, 'POST', '/api/fee_collection/collect', body);
+    expect(paid.statusCode, paid.body).toBe(201);
+    const bill = paid.json<{ bill: Row }>().bill;
+    const receipt = await call(srv.app, lastYear, 'GET', `/api/fee_collection/bill/${String(bill.fee_coll_cd)}`);
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(receipt.json<{ academic_year: string }>().academic_year).toBe(r.acdm_label);
+    pdfOf(await call(srv.app, lastYear, 'GET', `/api/fee_collection/bill/${String(bill.fee_coll_cd)}/pdf`));
+    // The bill is in last year's receipt book: the admin sees it there.
+    const adminList = await call(srv.app, { ...admin, acdmCd: lastYear.acdmCd, modulename: 'fee', pagename: 'fee_collected' }, 'GET', `/api/fee/CollectedFee?f_stud_cd=${String(r.acdm_fee_stud_cd)}&size=100`);
+    expect(adminList.json<{ rows: Row[] }>().rows.map((x) => x.fee_coll_cd)).toContain(bill.fee_coll_cd);
+    // Only the counter's routes open for that year.
+    for (const [module, page, url] of [
+      ['fee', 'fee_collected', '/api/fee/CollectedFee'],
+      ['fee', 'fee_group', '/api/fee_group/'],
+      ['fee', 'quick_fee_collection', '/api/student/detail/'],
+      ['fee', 'academic_fee_collect', '/api/academic_fee_collect/'],
+    ]) {
+      const res = await call(srv.app, { ...lastYear, modulename: module, pagename: page }, 'GET', url);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json<{ message: string }>().message).toBe('This academic year does not belong to the institute.');
+    }
   });
 });

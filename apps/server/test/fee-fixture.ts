@@ -29,6 +29,8 @@ export interface FeeWorld {
   student(sec: number, name?: string, acdmCd?: number, adm?: string, more?: Row): Promise<number>;
   /** An employee holding these pages (module/page -> buttons), with or without 'his students only'. */
   employee(grants: Record<string, string>, dataChk: boolean, sections?: number[]): Promise<Session>;
+  /** A fee of the class in last year (5000.00, an old term long due, no late fee): last year's arrears. */
+  lastYearFee(): Promise<number>;
 }
 
 export async function feeWorld(srv: TestServer): Promise<FeeWorld> {
@@ -82,6 +84,14 @@ export async function feeWorld(srv: TestServer): Promise<FeeWorld> {
       }
     }
     return { ...session, acdmCd: w.thisYear };
+  };
+  let oldFee: number | undefined;
+  w.lastYearFee = async () => {
+    if (oldFee !== undefined) return oldFee;
+    const grpCd = await created(as(admin, 'fee', 'fee_group', w.lastYear), '/api/fee_group/', { fee_grp_nm: `Old Term ${tag}`, fee_grp_fee_str_dt: '2019-06-01', fee_grp_fee_exp_dt: '2019-06-30' }, 'fee_grp_cd');
+    const typCd = await created(as(admin, 'fee', 'fee_type'), '/api/fee_type/', { feetyp_nm: `Old Tuition ${tag}` }, 'feetyp_cd');
+    oldFee = await created(as(admin, 'fee', 'fee', w.lastYear), '/api/fee/', { fee_grp_cd: grpCd, feetyp_cd: typCd, cls_cd: w.cls, fee_amt: '5000.00', fee_amt_aftr_prmtn: '5000.00' }, 'fee_cd');
+    return oldFee;
   };
   return w;
 }

@@ -23,6 +23,11 @@ export type Access =
       button?: string;
       /** Without the page, the user may still reach their own row (My Profile): see RequestContext.selfOnly. */
       self?: boolean;
+      /**
+       * An earlier (inactive) year, otherwise open to admins only, is let in on this route for a user who
+       * holds this page (and the button): collecting last year's arrears opens that route, not the year.
+       */
+      earlierYear?: PageRef;
     };
 
 export interface SignedInUser {
@@ -169,9 +174,12 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
     sql`SELECT acdm_cd, acdm_sts FROM academic WHERE inst_cd = ${instCd} ORDER BY acdm_sts DESC, acdm_strt_yr DESC`,
   );
   let acdmCd: number | null = null;
+  let earlierYear = false;
   if (askedYear !== null) {
     const y = years.find((r) => r.acdm_cd === askedYear);
-    if (!y || (!y.acdm_sts && !isAdmin)) throw forbidden(FOREIGN_YEAR);
+    if (!y) throw forbidden(FOREIGN_YEAR);
+    earlierYear = !y.acdm_sts && !isAdmin;
+    if (earlierYear && !(access.kind === 'page' && access.earlierYear)) throw forbidden(FOREIGN_YEAR);
     acdmCd = y.acdm_cd;
   } else {
     acdmCd = years[0]?.acdm_cd ?? null;
@@ -192,6 +200,12 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
   };
   if (access.kind === 'signed-in') return ctx;
 
+  if (earlierYear && access.earlierYear) {
+    // Only the page that collects arrears counts in an earlier year; holding it is what lets the year in.
+    if (!(await choosePage(req, db, ctx, [access.earlierYear]))) throw forbidden(FOREIGN_YEAR);
+    await enterPage(req, db, ctx, [access.earlierYear], access.button);
+    return ctx;
+  }
   const chosen = await choosePage(req, db, ctx, access.pages);
   if (!chosen && access.self) {
     ctx.page = access.pages[0];

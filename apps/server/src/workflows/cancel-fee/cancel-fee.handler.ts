@@ -10,6 +10,7 @@ import { badRequest, conflict } from '../../lib/http-error';
 import { toPaise } from '../../lib/paise';
 import { billReceipt, studentFor, type Receipt } from '../collect-fee/collect-fee.handler';
 import { studentDues } from '../collect-fee/fee-dues';
+import { creditCancelledBill, debitRestoredBill } from '../collect-fee/wallet-tender';
 import { cancelBillSchema, undoCancelSchema } from './cancel-fee.schema';
 
 const billEntity = entity('collected_fee');
@@ -41,6 +42,8 @@ export async function cancelBill(db: Db, ctx: RequestContext, feeCollCd: number,
                   ${ctx.user.usr_full_nm}, ${today}, ${reason}, ${ctx.instCd}, ${Number(bill.acdm_cd ?? ctx.acdmCd)}, ${ctx.user.usr_cd})
           RETURNING fee_cncl_cd AS id`,
     );
+    // Paid from the wallet: the money goes back into it with the cancellation (student, bill, then wallet locked).
+    await creditCancelledBill(tx, ctx, { fee_coll_cd: feeCollCd, bill_no: Number(bill.fee_coll_bill_no) });
     const after = await billReceipt(tx, { ...ctx, dataChk: false }, feeCollCd);
     await writeAudit(tx, ctx, billEntity, 'CANCEL', feeCollCd, bill, after.bill);
     await writeAudit(tx, ctx, cancelEntity, 'POST', Number(id), null, { fee_cncl_fee_cd: feeCollCd, fee_cncl_rsn: reason });
@@ -77,6 +80,8 @@ export async function undoCancel(db: Db, ctx: RequestContext, feeCollCd: number)
       sql`UPDATE cancel_fee SET fee_cncl_undo_dt = ${localDateTime().date}, fee_cncl_undo_by = ${ctx.user.usr_full_nm}, row_ver = row_ver + 1, updt_by = ${ctx.user.usr_cd}, updt_dt = now()
           WHERE fee_cncl_cd = (SELECT max(fee_cncl_cd) FROM cancel_fee WHERE fee_cncl_fee_cd = ${feeCollCd} AND fee_cncl_undo_dt IS NULL)`,
     );
+    // Paid from the wallet: restoring the bill takes the money again, refused when the balance is short now.
+    await debitRestoredBill(tx, ctx, { fee_coll_cd: feeCollCd, bill_no: Number(bill.fee_coll_bill_no), paise: toPaise(String(bill.fee_coll_amt)) });
     const after = await billReceipt(tx, { ...ctx, dataChk: false }, feeCollCd);
     await writeAudit(tx, ctx, billEntity, 'UNDO', feeCollCd, bill, after.bill);
     return after;

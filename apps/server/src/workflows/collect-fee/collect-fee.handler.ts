@@ -13,6 +13,8 @@ import { printSetup, sendPdf } from '../../documents/pdf-render';
 import { feeReceiptPdf } from './fee-receipt.document';
 import { collectFeeSchema, type CollectFeeInput } from './collect-fee.schema';
 import { studentDues, type DueLine } from './fee-dues';
+import { billMatches, requestHash } from './bill-request';
+import { isWalletTender, payBillFromWallet, walletBalance } from './wallet-tender';
 
 const studentEntity = entity('student');
 const billEntity = entity('collected_fee');
@@ -23,6 +25,11 @@ export const collectPages = [
   { module: 'fee', page: 'academic_fee_collect' },
 ] as const;
 const receiptPages = [...collectPages, { module: 'fee', page: 'fee_collected' }] as const;
+/**
+ * An earlier year's arrears are collected on Academic Fee Collect: holding that page lets a user into that
+ * year on the counter's routes (dues, collect, receipt, PDF) without the rest of the year opening to them.
+ */
+const arrearsPage = { module: 'fee', page: 'academic_fee_collect' } as const;
 
 const NOT_OWN = 'You can only collect fees of your own students.';
 
@@ -169,94 +176,126 @@ function planLines(input: CollectFeeInput, dues: DueLine[]): PlannedLine[] {
   return out;
 }
 
-async function tenderFor(tx: Tx, ctx: RequestContext, tndTypCd: number, reference: string | null | undefined): Promise<string | null> {
+interface ChosenTender {
+  reference: string | null;
+  /** Paid out of the student's wallet (tender 'Wallet'). */
+  wallet: boolean;
+}
+
+async function tenderFor(tx: Tx, ctx: RequestContext, tndTypCd: number, reference: string | null | undefined): Promise<ChosenTender> {
   const [t] = await rows<{ tnd_typ_nm: string; tnd_typ_fld_val: string | null; tnd_typ_sts: boolean }>(
     tx,
     sql`SELECT tnd_typ_nm, tnd_typ_fld_val, tnd_typ_sts FROM tender_type WHERE tnd_typ_cd = ${tndTypCd} AND inst_cd = ${ctx.instCd}`,
   );
   if (!t) throw badRequest("'Tender Type' is not a valid choice.", [{ field: 'tnd_typ_cd', message: "'Tender Type' is not a valid choice." }]);
   if (!t.tnd_typ_sts) throw badRequest(`The tender type '${t.tnd_typ_nm}' is turned off.`, [{ field: 'tnd_typ_cd', message: `The tender type '${t.tnd_typ_nm}' is turned off.` }]);
+  const wallet = isWalletTender(t.tnd_typ_nm);
   const asked = (t.tnd_typ_fld_val ?? '').trim();
-  if (!asked) return null;
+  if (!asked) return { reference: null, wallet };
   if (!reference) throw badRequest(`Please enter the '${asked}'.`, [{ field: 'reference', message: `Please enter the '${asked}'.` }]);
-  return reference;
+  return { reference, wallet };
 }
 
-async function billByKey(db: DbOrTx, ctx: RequestContext, key: string): Promise<{ fee_coll_cd: number; stud_cd: number } | undefined> {
-  const [b] = await rows<{ fee_coll_cd: number; stud_cd: number }>(
+interface KeyedBill {
+  fee_coll_cd: number;
+  stud_cd: number;
+  hash: string | null;
+}
+
+async function billByKey(db: DbOrTx, ctx: RequestContext, acdmCd: number, key: string): Promise<KeyedBill | undefined> {
+  const [b] = await rows<KeyedBill>(
     db,
-    sql`SELECT fee_coll_cd, stud_cd FROM fee_collection_bill
-        WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd} AND lower(fee_coll_idem_key) = lower(${key})`,
+    sql`SELECT fee_coll_cd, stud_cd, fee_coll_idem_hash AS hash FROM fee_collection_bill
+        WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${acdmCd} AND lower(fee_coll_idem_key) = lower(${key})`,
   );
-  return b ? { fee_coll_cd: Number(b.fee_coll_cd), stud_cd: Number(b.stud_cd) } : undefined;
+  return b ? { fee_coll_cd: Number(b.fee_coll_cd), stud_cd: Number(b.stud_cd), hash: b.hash } : undefined;
 }
 
-function repeatOf(b: { stud_cd: number }, input: CollectFeeInput): void {
-  if (b.stud_cd !== input.stud_cd) throw conflict('This payment was already saved for another student. Reload the page and try again.');
+const OTHER_BODY = 'This payment key was already used for a different payment (another student, amount, fee or tender). Reload the page and try again.';
+
+/**
+ * A repeated key answers with its bill only when the request is the same payment: the same hash, or for a
+ * bill written before requests were hashed, the same student, tender and lines as stored.
+ */
+async function repeatOf(db: DbOrTx, b: KeyedBill, input: CollectFeeInput): Promise<void> {
+  const same = b.hash !== null ? b.hash === requestHash(input) : await billMatches(db, b.fee_coll_cd, input);
+  if (!same) throw conflict(OTHER_BODY);
 }
 
 /**
- * One bill in one transaction: the student's row is locked first, so two counters collecting for the same
- * child queue up and the second sees the first one's bill in the dues it is checked against. The bill number
- * is the next of the institute's year under a transaction lock, so numbers have no gaps.
+ * One bill inside the caller's transaction (the counter's own, or an online payment's acceptance): the
+ * student's row is locked first, so two counters collecting for the same child queue up and the second sees
+ * the first one's bill in the dues it is checked against. The bill number is the next of the institute's
+ * year under a transaction lock, so numbers have no gaps. A bill paid from the wallet debits it here too.
  */
+export async function collectFeeInTx(tx: Tx, ctx: RequestContext, input: CollectFeeInput): Promise<{ receipt: Receipt; repeated: boolean }> {
+  if (ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
+  const acdmCd = ctx.acdmCd;
+  const student = await studentFor(tx, ctx, input.stud_cd, true);
+  const earlier = await billByKey(tx, ctx, acdmCd, input.idempotency_key);
+  if (earlier) {
+    await repeatOf(tx, earlier, input);
+    return { receipt: await billReceipt(tx, ctx, earlier.fee_coll_cd), repeated: true };
+  }
+  const dues = await studentDues(tx, ctx.instCd, acdmCd, input.stud_cd);
+  const planned = planLines(input, dues.lines);
+  const tender = await tenderFor(tx, ctx, input.tnd_typ_cd, input.reference);
+  const total = planned.reduce((a, p) => a + p.paise, 0);
+  const discount = planned.reduce((a, p) => a + toPaise(p.due.discount), 0);
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${7301}::int, ${ctx.instCd}::int)`);
+  const [{ n }] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT coalesce(max(fee_coll_bill_no), 0) + 1 AS n FROM fee_collection_bill WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${acdmCd}`,
+  );
+  const now = localDateTime();
+  const [{ id }] = await rows<{ id: number }>(
+    tx,
+    sql`INSERT INTO fee_collection_bill (fee_coll_bill_no, fee_coll_crt_dt, fee_coll_crt_tm, stud_cd, stud_adm_cd, cls_cd, sec_cd,
+          fee_coll_amt, fee_coll_disc_amt, tnd_typ_cd, fee_coll_ref, fee_coll_by, fee_coll_sts, fee_coll_idem_key, fee_coll_idem_hash, inst_cd, acdm_cd, crt_by)
+        VALUES (${Number(n)}, ${now.date}, ${now.time}, ${input.stud_cd}, ${String(student.stud_adm_cd)}, ${Number(student.cls_cd)}, ${Number(student.sec_cd)},
+          ${fromPaise(total)}, ${fromPaise(discount)}, ${input.tnd_typ_cd}, ${tender.reference}, ${ctx.user.usr_full_nm}, 'Active', ${input.idempotency_key},
+          ${requestHash(input)}, ${ctx.instCd}, ${acdmCd}, ${ctx.user.usr_cd})
+        RETURNING fee_coll_cd AS id`,
+  );
+  const values = planned.map(
+    (p) =>
+      sql`(${Number(id)}, ${input.stud_cd}, ${p.due.fee_cd}, ${p.due.fee_grp_cd}, ${p.due.kind}, ${fromPaise(p.paise)}, ${p.due.discount}, 'Active', ${ctx.instCd}, ${acdmCd}, ${ctx.user.usr_cd})`,
+  );
+  await tx.execute(
+    sql`INSERT INTO fee_collection_line (fee_coll_cd, stud_cd, fee_cd, fee_grp_cd, fee_coll_dtl_kind, fee_coll_dtl_amt, fee_coll_dtl_disc, fee_coll_dtl_sts, inst_cd, acdm_cd, crt_by)
+        VALUES ${sql.join(values, sql`, `)}`,
+  );
+  if (tender.wallet) await payBillFromWallet(tx, ctx, input.stud_cd, { fee_coll_cd: Number(id), bill_no: Number(n), paise: total });
+  const receipt = await billReceipt(tx, { ...ctx, dataChk: false }, Number(id));
+  await writeAudit(tx, ctx, billEntity, 'POST', Number(id), null, { ...receipt.bill, lines: receipt.lines });
+  return { receipt, repeated: false };
+}
+
+/** The counter's collection: collectFeeInTx in a transaction of its own. */
 export async function collectFee(db: Db, ctx: RequestContext, input: CollectFeeInput): Promise<{ receipt: Receipt; repeated: boolean }> {
   if (ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
   const acdmCd = ctx.acdmCd;
   try {
-    return await db.transaction(async (tx) => {
-      const student = await studentFor(tx, ctx, input.stud_cd, true);
-      const earlier = await billByKey(tx, ctx, input.idempotency_key);
-      if (earlier) {
-        repeatOf(earlier, input);
-        return { receipt: await billReceipt(tx, ctx, earlier.fee_coll_cd), repeated: true };
-      }
-      const dues = await studentDues(tx, ctx.instCd, acdmCd, input.stud_cd);
-      const planned = planLines(input, dues.lines);
-      const reference = await tenderFor(tx, ctx, input.tnd_typ_cd, input.reference);
-      const total = planned.reduce((a, p) => a + p.paise, 0);
-      const discount = planned.reduce((a, p) => a + toPaise(p.due.discount), 0);
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(${7301}::int, ${ctx.instCd}::int)`);
-      const [{ n }] = await rows<{ n: number }>(
-        tx,
-        sql`SELECT coalesce(max(fee_coll_bill_no), 0) + 1 AS n FROM fee_collection_bill WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${acdmCd}`,
-      );
-      const now = localDateTime();
-      const [{ id }] = await rows<{ id: number }>(
-        tx,
-        sql`INSERT INTO fee_collection_bill (fee_coll_bill_no, fee_coll_crt_dt, fee_coll_crt_tm, stud_cd, stud_adm_cd, cls_cd, sec_cd,
-              fee_coll_amt, fee_coll_disc_amt, tnd_typ_cd, fee_coll_ref, fee_coll_by, fee_coll_sts, fee_coll_idem_key, inst_cd, acdm_cd, crt_by)
-            VALUES (${Number(n)}, ${now.date}, ${now.time}, ${input.stud_cd}, ${String(student.stud_adm_cd)}, ${Number(student.cls_cd)}, ${Number(student.sec_cd)},
-              ${fromPaise(total)}, ${fromPaise(discount)}, ${input.tnd_typ_cd}, ${reference}, ${ctx.user.usr_full_nm}, 'Active', ${input.idempotency_key},
-              ${ctx.instCd}, ${acdmCd}, ${ctx.user.usr_cd})
-            RETURNING fee_coll_cd AS id`,
-      );
-      const values = planned.map(
-        (p) =>
-          sql`(${Number(id)}, ${input.stud_cd}, ${p.due.fee_cd}, ${p.due.fee_grp_cd}, ${p.due.kind}, ${fromPaise(p.paise)}, ${p.due.discount}, 'Active', ${ctx.instCd}, ${acdmCd}, ${ctx.user.usr_cd})`,
-      );
-      await tx.execute(
-        sql`INSERT INTO fee_collection_line (fee_coll_cd, stud_cd, fee_cd, fee_grp_cd, fee_coll_dtl_kind, fee_coll_dtl_amt, fee_coll_dtl_disc, fee_coll_dtl_sts, inst_cd, acdm_cd, crt_by)
-            VALUES ${sql.join(values, sql`, `)}`,
-      );
-      const receipt = await billReceipt(tx, { ...ctx, dataChk: false }, Number(id));
-      await writeAudit(tx, ctx, billEntity, 'POST', Number(id), null, { ...receipt.bill, lines: receipt.lines });
-      return { receipt, repeated: false };
-    });
+    return await db.transaction((tx) => collectFeeInTx(tx, ctx, input));
   } catch (err) {
-    // The same key from two requests for different students at once: the unique index let one through.
-    const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-    if (code !== '23505') throw err;
-    const earlier = await billByKey(db, ctx, input.idempotency_key);
+    // The same key from two requests at once: the unique index let one through; answer as a repeat would.
+    if (!isUniqueViolation(err)) throw err;
+    const earlier = await billByKey(db, ctx, acdmCd, input.idempotency_key);
     if (!earlier) throw conflict('Another change happened at the same time. Please try again.');
-    repeatOf(earlier, input);
+    await repeatOf(db, earlier, input);
     return { receipt: await billReceipt(db, ctx, earlier.fee_coll_cd), repeated: true };
   }
 }
 
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return (e.code ?? e.cause?.code) === '23505';
+}
+
 export function registerCollectFeeRoutes(app: FastifyInstance, db: Db): void {
   const tags = ['Fee Collection'];
-  const pageAccess = (button?: string) => ({ access: { kind: 'page' as const, pages: collectPages, button } });
+  const pageAccess = (button?: string) => ({ access: { kind: 'page' as const, pages: collectPages, button, earlierYear: arrearsPage } });
+  const receiptAccess = { access: { kind: 'page' as const, pages: receiptPages, earlierYear: arrearsPage } };
 
   app.get('/api/fee_collection/student/:stud_cd/dues', { config: pageAccess(), schema: { tags, summary: "A student's fee lines with amount, discount, paid and due" } }, async (req) => {
     const ctx = mustCtx(req);
@@ -274,6 +313,8 @@ export function registerCollectFeeRoutes(app: FastifyInstance, db: Db): void {
       promoted: dues.promoted,
       lines: dues.lines,
       tenders,
+      // What the tender 'Wallet' can pay: the counter shows it when that tender is chosen.
+      wallet: await walletBalance(db, ctx.instCd, studCd),
     };
   });
 
@@ -290,7 +331,7 @@ export function registerCollectFeeRoutes(app: FastifyInstance, db: Db): void {
     if (!Number.isInteger(id) || id <= 0) throw badRequest('The bill code must be a number.');
     return id;
   };
-  app.get('/api/fee_collection/bill/:fee_coll_cd', { config: { access: { kind: 'page', pages: receiptPages } }, schema: { tags, summary: 'A bill as a receipt (reprint)' } }, async (req) => {
+  app.get('/api/fee_collection/bill/:fee_coll_cd', { config: receiptAccess, schema: { tags, summary: 'A bill as a receipt (reprint)' } }, async (req) => {
     return billReceipt(db, mustCtx(req), billId(req.params));
   });
 
@@ -298,7 +339,7 @@ export function registerCollectFeeRoutes(app: FastifyInstance, db: Db): void {
   app.get(
     '/api/fee_collection/bill/:fee_coll_cd/pdf',
     {
-      config: { access: { kind: 'page', pages: receiptPages } },
+      config: receiptAccess,
       schema: { tags, summary: 'A bill as a printable PDF receipt (?size=A5|A4, ?lang=english|tamil)' },
     },
     async (req, reply) => {
