@@ -3,6 +3,10 @@ import { z } from 'zod';
 import { mustCtx } from '../../access/request-context';
 import { rows, sql, type Db } from '../../db/client';
 import { badRequest, forbidden } from '../../lib/http-error';
+import { secretSettings } from './institute-setting';
+
+/** A secret (the payment gateway's key) is written to the database, never read back through the API. */
+const isSecret = (code: string): boolean => (secretSettings as readonly string[]).includes(code.trim().toUpperCase());
 
 const saveBody = z.object({
   tbl_setg_usr_cd: z.coerce.number().int().positive(),
@@ -18,18 +22,20 @@ export function registerSettingRoutes(app: FastifyInstance, db: Db): void {
   app.get('/api/setting/', { config: signedIn, schema: { tags, summary: 'Institute settings, or one by ?setg_unq_cd' } }, async (req) => {
     const ctx = mustCtx(req);
     const code = (req.query as { setg_unq_cd?: string }).setg_unq_cd;
-    const list = await rows<Record<string, unknown>>(
-      db,
-      sql`SELECT setg_cd, setg_unq_cd, setg_nm, setg_val FROM setting WHERE inst_cd = ${ctx.instCd}
-          ${code ? sql`AND setg_unq_cd = ${code}` : sql``} ORDER BY setg_unq_cd`,
-    );
+    const list = (
+      await rows<{ setg_unq_cd: string }>(
+        db,
+        sql`SELECT setg_cd, setg_unq_cd, setg_nm, setg_val FROM setting WHERE inst_cd = ${ctx.instCd}
+            ${code ? sql`AND setg_unq_cd = ${code}` : sql``} ORDER BY setg_unq_cd`,
+      )
+    ).filter((s) => !isSecret(s.setg_unq_cd));
     return code ? (list[0] ?? null) : list;
   });
 
   app.get('/api/setting/object', { config: signedIn, schema: { tags, summary: 'Institute settings as one object' } }, async (req) => {
     const ctx = mustCtx(req);
     const list = await rows<{ setg_unq_cd: string; setg_val: string | null }>(db, sql`SELECT setg_unq_cd, setg_val FROM setting WHERE inst_cd = ${ctx.instCd}`);
-    return Object.fromEntries(list.map((s) => [s.setg_unq_cd, s.setg_val]));
+    return Object.fromEntries(list.filter((s) => !isSecret(s.setg_unq_cd)).map((s) => [s.setg_unq_cd, s.setg_val]));
   });
 
   // The spec's path has a double slash (/api/setting//tablesettings); the server folds duplicate slashes.
