@@ -25,6 +25,7 @@ import { registerRoleHooks } from './hooks/role.hooks';
 import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
 import { HttpError, requestValueError } from './lib/http-error';
+import { registerAdmitStudentRoutes } from './workflows/admit-student/admit-student.handler';
 import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handler';
 import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
@@ -33,7 +34,6 @@ import { registerFileRoutes } from './workflows/file-upload/file-upload.handler'
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
 import { registerMarkAttendanceRoutes } from './workflows/mark-attendance/mark-attendance.handler';
 import { registerMarkListRoutes } from './workflows/mark-list/mark-list.handler';
-import { registerOnlinePaymentRoutes } from './workflows/online-payment/online-payment.handler';
 import { registerSettingRoutes } from './workflows/setting/setting.handler';
 import { registerUserPermissionRoutes } from './workflows/user-permission/user-permission.handler';
 
@@ -143,10 +143,10 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerDashboardRoutes(app, db);
   registerCollectFeeRoutes(app, db);
   registerCancelFeeRoutes(app, db);
-  registerOnlinePaymentRoutes(app, db);
   registerFileRoutes(app, db, cfg);
   registerMarkAttendanceRoutes(app, db);
   registerInterchangeRoutes(app, db);
+  registerAdmitStudentRoutes(app, db);
   registerEnterMarksRoutes(app, db);
   registerMarkListRoutes(app, db);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
