@@ -34,6 +34,7 @@ import { registerFileRoutes } from './workflows/file-upload/file-upload.handler'
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
 import { registerMarkAttendanceRoutes } from './workflows/mark-attendance/mark-attendance.handler';
 import { registerMarkListRoutes } from './workflows/mark-list/mark-list.handler';
+import { registerOnlinePaymentRoutes } from './workflows/online-payment/online-payment.handler';
 import { registerSettingRoutes } from './workflows/setting/setting.handler';
 import { registerUserPermissionRoutes } from './workflows/user-permission/user-permission.handler';
 
@@ -143,6 +144,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerDashboardRoutes(app, db);
   registerCollectFeeRoutes(app, db);
   registerCancelFeeRoutes(app, db);
+  registerOnlinePaymentRoutes(app, db);
   registerFileRoutes(app, db, cfg);
   registerMarkAttendanceRoutes(app, db);
   registerInterchangeRoutes(app, db);
