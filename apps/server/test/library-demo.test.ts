@@ -107,4 +107,20 @@ describe('library demo movements', () => {
     const reference = new Set(titles(() => 1).filter((t) => t.shelf === 'Reference').map((t) => t.bk_cd));
     expect(plan.stock.some((s) => s.holder.typ === 'Employee' && reference.has(s.bk_cd))).toBe(true);
   });
+
+  it('sets each copy out due after the loan days, keeps every holder within the desk limits, and leaves some overdue today', () => {
+    const plan = planLibrary(rngFor(DEMO, 'school/library-movements'), holders(80, 12), titles((s) => (s === 'Reference' ? 3 : 10)), days, 14);
+    for (const s of plan.stock) {
+      const issue = plan.issues.filter((m) => m.holder === s.holder && m.lines.some((l) => l.bk_cd === s.bk_cd)).at(-1)!;
+      expect(s.issued).toBe(issue.date);
+      expect((Date.parse(s.due) - Date.parse(s.issued)) / 86_400_000).toBe(14);
+    }
+    const held = new Map<Holder, number>();
+    for (const s of plan.stock) held.set(s.holder, (held.get(s.holder) ?? 0) + s.qty);
+    // LIB_MAX_BOOKS_STUDENT and LIB_MAX_BOOKS_EMPLOYEE by default: the workflow would have refused more.
+    for (const [h, n] of held) expect(n, h.name).toBeLessThanOrEqual(h.typ === 'Student' ? 3 : 10);
+    const overdue = plan.stock.filter((s) => s.due < TODAY);
+    expect(overdue.length).toBeGreaterThan(0);
+    expect(overdue.length).toBeLessThan(plan.stock.length);
+  });
 });

@@ -1,3 +1,4 @@
+import { settingNumber } from '../../workflows/setting/institute-setting';
 import { rows, sql } from '../client';
 import { addDays, holidaysOf, iso } from './calendar';
 import type { Row } from './insert-rows';
@@ -41,6 +42,10 @@ export interface StockRow {
   holder: Holder;
   bk_cd: number;
   qty: number;
+  /** The day the copies held were issued (a holder never borrows a title again, so there is one). */
+  issued: string;
+  /** issued + the loan days, as the issue workflow sets it; before today means overdue. */
+  due: string;
 }
 
 export interface LibraryPlan {
@@ -95,7 +100,7 @@ const OPEN = '9999-12-31';
  * return part of a visit, and some borrow again when they return. Every copy out fits in the book's bk_qty
  * at every moment, and the stock is exactly issued minus returned per holder and book (no row at 0).
  */
-export function planLibrary(r: Rng, holders: readonly Holder[], titles: readonly Title[], days: readonly string[]): LibraryPlan {
+export function planLibrary(r: Rng, holders: readonly Holder[], titles: readonly Title[], days: readonly string[], loanDays = 14): LibraryPlan {
   const issues: Movement[] = [];
   const returns: Movement[] = [];
   if (days.length === 0 || titles.length === 0) return { issues, returns, stock: [] };
@@ -174,8 +179,12 @@ export function planLibrary(r: Rng, holders: readonly Holder[], titles: readonly
     for (const m of list) {
       for (const l of m.lines) {
         const key = `${m.holder.typ}|${m.holder.cd}|${l.bk_cd}`;
-        const s = held.get(key) ?? { holder: m.holder, bk_cd: l.bk_cd, qty: 0 };
+        const s = held.get(key) ?? { holder: m.holder, bk_cd: l.bk_cd, qty: 0, issued: m.date, due: addDays(m.date, loanDays) };
         s.qty += sign * l.qty;
+        if (sign === 1) {
+          s.issued = m.date;
+          s.due = addDays(m.date, loanDays);
+        }
         held.set(key, s);
       }
     }
@@ -212,9 +221,9 @@ function sample<T>(r: Rng, list: readonly T[], n: number): T[] {
 }
 
 /**
- * Book issues, returns and stock for the last eight weeks, written in the shape the later issue/return
- * workflow will write them (docs/decisions.md, 'Library demo'): Book Issue, Book Return, Stock and Staff Stock
- * all show the same story.
+ * Book issues, returns and stock for the last eight weeks, written in the shape the issue/return workflow
+ * (workflows/lend-books) writes them (docs/decisions.md, 'Library demo'): Book Issue, Book Return, Stock and
+ * Staff Stock all show the same story, each issue due back after the loan days, the late ones overdue today.
  */
 export async function libraryDemo(d: LibraryDemo): Promise<void> {
   const r = d.rng('library-movements');
@@ -245,11 +254,13 @@ export async function libraryDemo(d: LibraryDemo): Promise<void> {
     ...sample(r, kids, Math.round(kids.length * STUDENT_SHARE[d.kind])).map((k): Holder => ({ typ: 'Student', cd: k.stud_cd, name: k.stud_fs_nm, shelves: shelvesFor(d.kind, group(k.cls_grp_nm), shelves) })),
     ...sample(r, readers, STAFF_BORROWERS[d.kind]).map((e): Holder => ({ typ: 'Employee', cd: e.usr_cd, name: e.usr_full_nm, shelves: shelvesFor(d.kind, 'staff', shelves) })),
   ];
+  const loanDays = await settingNumber(d.tx, d.instCd, 'LIB_LOAN_DAYS');
   const plan = planLibrary(
     r,
     holders,
     titles.map((t) => ({ bk_cd: t.bk_cd, shelf: t.ctgy_nm, qty: t.bk_qty })),
     openDays(d.kind, d.startYear, d.joinMonth, d.today),
+    loanDays,
   );
   const titleOf = new Map(titles.map((t) => [t.bk_cd, t.bk_nm]));
   const movement = (m: Movement): Row => ({
@@ -266,7 +277,7 @@ export async function libraryDemo(d: LibraryDemo): Promise<void> {
     crt_by: librarian,
   });
   // In time order, so Issue No and Return No grow with the date like the workflow's would.
-  await d.add('book_checkout', plan.issues.map(movement));
+  await d.add('book_checkout', plan.issues.map((m) => ({ ...movement(m), bk_chk_due_dt: addDays(m.date, loanDays) })));
   await d.add('book_checkin', plan.returns.map(movement));
   await d.add(
     'book_checkinout_summary',
@@ -277,6 +288,8 @@ export async function libraryDemo(d: LibraryDemo): Promise<void> {
       usr_bk_stk_usr_nm: s.holder.name,
       bk_cd: s.bk_cd,
       usr_bk_stk_qty: s.qty,
+      usr_bk_stk_due_dt: s.due,
+      usr_bk_stk_iss_dt: s.issued,
       crt_by: librarian,
     })),
   );
