@@ -16,6 +16,7 @@ import { keepStatistics } from './db/statistics';
 import { registerCrudRoutes } from './engine/crud.routes';
 import { registerDocumentRoutes } from './engine/document.routes';
 import { renderCertificate } from './documents/certificate.document';
+import { registerBookHooks } from './hooks/book.hooks';
 import { registerCertificateHooks } from './hooks/certificate.hooks';
 import { registerCustomReportHooks } from './hooks/custom-report.hooks';
 import { registerEmployeeHooks } from './hooks/employee.hooks';
@@ -31,10 +32,13 @@ import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.ha
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
 import { registerEnterMarksRoutes } from './workflows/enter-marks/enter-marks.handler';
 import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
+import { registerLendBooksRoutes } from './workflows/lend-books/lend-books.handler';
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
 import { registerMarkAttendanceRoutes } from './workflows/mark-attendance/mark-attendance.handler';
 import { registerMarkListRoutes } from './workflows/mark-list/mark-list.handler';
 import { registerOnlinePaymentRoutes } from './workflows/online-payment/online-payment.handler';
+import { registerRollYearOverRoutes } from './workflows/roll-year-over/roll-year-over.handler';
+import { registerPromoteStudentsRoutes } from './workflows/promote-students/promote-students.handler';
 import { registerSettingRoutes } from './workflows/setting/setting.handler';
 import { registerUserPermissionRoutes } from './workflows/user-permission/user-permission.handler';
 
@@ -68,6 +72,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     registerStudentDiscountHooks();
     registerFeeHooks();
     registerCertificateHooks();
+    registerBookHooks();
     hooksRegistered = true;
   }
 
@@ -149,8 +154,11 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerMarkAttendanceRoutes(app, db);
   registerInterchangeRoutes(app, db);
   registerAdmitStudentRoutes(app, db);
+  registerPromoteStudentsRoutes(app, db);
   registerEnterMarksRoutes(app, db);
   registerMarkListRoutes(app, db);
+  registerRollYearOverRoutes(app, db);
+  registerLendBooksRoutes(app, db);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
   registerDocumentRoutes(app, db, { 'certificate/print': renderCertificate });
 
