@@ -36,7 +36,6 @@ import { registerLendBooksRoutes } from './workflows/lend-books/lend-books.handl
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
 import { registerMarkAttendanceRoutes } from './workflows/mark-attendance/mark-attendance.handler';
 import { registerMarkListRoutes } from './workflows/mark-list/mark-list.handler';
-import { registerRollYearOverRoutes } from './workflows/roll-year-over/roll-year-over.handler';
 import { registerOnlinePaymentRoutes } from './workflows/online-payment/online-payment.handler';
 import { registerRollYearOverRoutes } from './workflows/roll-year-over/roll-year-over.handler';
 import { registerPromoteStudentsRoutes } from './workflows/promote-students/promote-students.handler';
@@ -158,7 +157,6 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerPromoteStudentsRoutes(app, db);
   registerEnterMarksRoutes(app, db);
   registerMarkListRoutes(app, db);
-  registerRollYearOverRoutes(app, db);
   registerRollYearOverRoutes(app, db);
   registerLendBooksRoutes(app, db);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
