@@ -41,8 +41,8 @@ import { countText, selectionMessage } from './list-messages';
 import { MOBILE_QUERY } from './responsive';
 import { recentLayout } from './table-settings-api';
 import { useEntityList } from './use-entity-list';
-import { WorkflowButtonDialog } from './workflow-button-dialog';
-import { permittedWorkflowButtons, workflowButtonBody, workflowButtonEnabled, workflowButtonTexts, workflowButtonUrl } from './workflow-buttons';
+import { WorkflowButtonDialog, type WorkflowRefusal } from './workflow-button-dialog';
+import { permittedWorkflowButtons, workflowButtonBody, workflowButtonEnabled, workflowButtonTexts, workflowButtonUrl, workflowOpensPath } from './workflow-buttons';
 
 // AG Grid is most of the list page's weight: it loads with the first grid, not with the shell or login.
 const EntityGrid = lazy(() => import('./entity-grid').then((m) => ({ default: m.EntityGrid })));
@@ -102,7 +102,8 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
   const [savingField, setSavingField] = useState<string | null>(null);
   const [action, setAction] = useState<{ button: GridFieldButton; row: EntityRow } | null>(null);
   // The workflow button whose confirmation is open (with its row), and whether its route is running.
-  const [flow, setFlow] = useState<{ button: WorkflowButton; row: EntityRow } | null>(null);
+  // Its idempotency key is made per opening and kept while the same attempt is retried (a lost answer).
+  const [flow, setFlow] = useState<{ button: WorkflowButton; row: EntityRow; key: string; refusal: WorkflowRefusal | null } | null>(null);
   const [flowBusy, setFlowBusy] = useState(false);
 
   const { can } = permission;
@@ -231,7 +232,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
 
   const onWorkflowButton = (b: WorkflowButton) => {
     const row = single();
-    if (row) setFlow({ button: b, row });
+    if (row) setFlow({ button: b, row, key: crypto.randomUUID(), refusal: null });
   };
 
   /** The selected row's PDF, printed without the app around it (lib/print-pdf); one row, as for Edit. */
@@ -247,21 +248,30 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
       .finally(() => setPrinting(null));
   };
 
-  const doWorkflow = async (reason: string) => {
+  const doWorkflow = async (reason: string, inputs: Record<string, unknown>) => {
     if (!flow) return;
-    const { button, row } = flow;
+    const { button, row, key } = flow;
     setFlowBusy(true);
     try {
       // The route's own sentence is the toast, not the generic 'Created Successfully' of a POST.
-      await http.post(workflowButtonUrl(entity, button), workflowButtonBody(entity, button, row, reason), { headers: { dontShowMsg: '1' } });
+      const answer = await http.post<unknown>(workflowButtonUrl(entity, button, row), workflowButtonBody(entity, button, row, reason, inputs, key), {
+        headers: { dontShowMsg: '1' },
+      });
       toast.success(workflowButtonTexts(t, entity, button, row).done);
       setFlow(null);
-      await list.refresh();
+      const opens = workflowOpensPath(button, answer);
+      if (opens) navigate(opens);
+      else await list.refresh();
     } catch (e) {
-      // The client has toasted the server's reason (already cancelled, collected again...); the rows may have
-      // moved on, so they are read again and the dialog closes.
+      // The client has toasted the server's reason (already cancelled, more than the balance...); the dialog
+      // keeps it beside the inputs so they can be corrected, and the rows are read again as they may have moved
+      // on. A refusal wrote nothing, so the next try is a new attempt with a new key; after a lost answer (no
+      // status, or the server failing) the same key lets the route answer the first try instead of writing twice.
       if (!(e instanceof HttpError)) throw e;
-      setFlow(null);
+      if (e.cancelled) return;
+      const refused = e.status >= 400 && e.status < 500;
+      const fields = Object.fromEntries((e.details ?? []).map((d) => [d.field, d.message]));
+      setFlow((f) => f && { ...f, key: refused ? crypto.randomUUID() : f.key, refusal: { message: e.message, fields } });
       await list.refresh();
     } finally {
       setFlowBusy(false);
@@ -443,12 +453,13 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
       {flow && (
         <WorkflowButtonDialog
           opened
-          title={workflowButtonTexts(t, entity, flow.button, flow.row).label}
-          message={workflowButtonTexts(t, entity, flow.button, flow.row).confirm}
-          reasonLabel={workflowButtonTexts(t, entity, flow.button, flow.row).reason}
+          entity={entity}
+          button={flow.button}
+          row={flow.row}
           busy={flowBusy}
+          refusal={flow.refusal}
           onCancel={() => setFlow(null)}
-          onConfirm={(reason) => void doWorkflow(reason)}
+          onConfirm={(reason, inputs) => void doWorkflow(reason, inputs)}
         />
       )}
       <TableInfoDialog opened={infoOpen} onClose={() => setInfoOpen(false)} label={tableName} total={list.total} searchable={searchable} />
