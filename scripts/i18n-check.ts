@@ -37,6 +37,7 @@ export function expectedKeys(): Map<string, string> {
       keys.set(`workflow.${e.name}.${b.button}.confirm`, b.confirm);
       if (b.reason) keys.set(`workflow.${e.name}.${b.button}.reason`, b.reason.label);
       if (b.done) keys.set(`workflow.${e.name}.${b.button}.done`, b.done);
+      for (const [name, f] of Object.entries(b.inputs ?? {})) keys.set(`workflow.${e.name}.${b.button}.input.${name}`, f.label);
     }
   }
   return keys;
