@@ -17,6 +17,7 @@ export const workflowForms: WorkflowForms = {
     import('../workflows/custom-report/custom-report-editor-page').then((m) => ({ default: m.CustomReportEditorPage })),
   ),
   'exam/mark_list': lazy(() => import('../workflows/enter-marks/enter-marks-page').then((m) => ({ default: m.EnterMarksPage }))),
+  'institute/migration': lazy(() => import('../workflows/roll-year-over/roll-year-over-page').then((m) => ({ default: m.RollYearOverPage }))),
 };
 
 /** Pages whose view mode is a hand-written screen: a custom report's view runs it. */
