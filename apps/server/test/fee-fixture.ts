@@ -31,6 +31,10 @@ export interface FeeWorld {
   employee(grants: Record<string, string>, dataChk: boolean, sections?: number[]): Promise<Session>;
   /** A fee of the class in last year (5000.00, an old term long due, no late fee): last year's arrears. */
   lastYearFee(): Promise<number>;
+  /** The institute's 'Wallet' tender (made on first use). */
+  walletTender(): Promise<number>;
+  /** A new wallet (balance 0) for the student, through the Wallet page. */
+  wallet(stud: number): Promise<number>;
 }
 
 export async function feeWorld(srv: TestServer): Promise<FeeWorld> {
@@ -93,5 +97,11 @@ export async function feeWorld(srv: TestServer): Promise<FeeWorld> {
     oldFee = await created(as(admin, 'fee', 'fee', w.lastYear), '/api/fee/', { fee_grp_cd: grpCd, feetyp_cd: typCd, cls_cd: w.cls, fee_amt: '5000.00', fee_amt_aftr_prmtn: '5000.00' }, 'fee_cd');
     return oldFee;
   };
+  let walletTnd: number | undefined;
+  w.walletTender = async () => {
+    walletTnd ??= await created(tnd, '/api/tender_type/', { tnd_typ_nm: 'Wallet', tnd_typ_sts: true }, 'tnd_typ_cd');
+    return walletTnd;
+  };
+  w.wallet = async (stud) => created(as(admin, 'student', 'wallet'), '/api/wallet/', { stud_cd: stud }, 'wlt_cd');
   return w;
 }
