@@ -33,6 +33,7 @@ import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler
 import { registerEnterMarksRoutes } from './workflows/enter-marks/enter-marks.handler';
 import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
 import { registerLendBooksRoutes } from './workflows/lend-books/lend-books.handler';
+import { registerWalletRoutes } from './workflows/wallet/wallet.handler';
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
 import { registerMarkAttendanceRoutes } from './workflows/mark-attendance/mark-attendance.handler';
 import { registerMarkListRoutes } from './workflows/mark-list/mark-list.handler';
@@ -159,6 +160,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerMarkListRoutes(app, db);
   registerRollYearOverRoutes(app, db);
   registerLendBooksRoutes(app, db);
+  registerWalletRoutes(app, db);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
   registerDocumentRoutes(app, db, { 'certificate/print': renderCertificate });
 
