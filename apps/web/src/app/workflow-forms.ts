@@ -13,6 +13,9 @@ export const workflowForms: WorkflowForms = {
   'student/interchange': lazy(() =>
     import('../workflows/interchange-students/interchange-students-page').then((m) => ({ default: m.InterchangeStudentsPage })),
   ),
+  'student/promotion': lazy(() =>
+    import('../workflows/promote-students/promote-students-page').then((m) => ({ default: m.PromoteStudentsPage })),
+  ),
   'reports/custom_report': lazy(() =>
     import('../workflows/custom-report/custom-report-editor-page').then((m) => ({ default: m.CustomReportEditorPage })),
   ),

@@ -148,12 +148,12 @@ async function admissions(o: Office): Promise<void> {
   const list: Row[] = [];
   const dob = (intake: number, level: number): string => birthDate(r, o.d.kind, intake, level);
   const levelOf = (k: Kid): number => (o.d.kind === 'school' ? k.cls_odr - 1 : ['I Year', 'II Year', 'III Year'].indexOf(k.sec_nm));
-  const row = (dt: string, nm: string, birth: string, mob: string | null, cls: number, status: string): Row =>
-    base(o, { stud_admn_dt: dt, stud_admn_stud_nm: nm, stud_admn_stud_dob: birth, stud_admn_stud_mob: mob, cls_cd: cls, stud_admn_status: status });
+  const row = (dt: string, nm: string, birth: string, mob: string | null, cls: number, status: string, studCd: number | null = null): Row =>
+    base(o, { stud_admn_dt: dt, stud_admn_stud_nm: nm, stud_admn_stud_dob: birth, stud_admn_stud_mob: mob, cls_cd: cls, stud_admn_status: status, stud_cd: studCd });
   for (const k of o.kids) {
     if (!k.stud_doj || k.stud_doj < o.yearStart) continue;
-    // The form the parents filled in gave the birthday the register now holds.
-    list.push(row(addDays(k.stud_doj, -r.int(14, 100)), k.stud_fs_nm, k.stud_dob ?? dob(o.d.startYear, Math.max(0, levelOf(k))), k.stud_ph, k.cls_cd, 'Admitted'));
+    // The form the parents filled in gave the birthday the register now holds; Admit linked it to the student.
+    list.push(row(addDays(k.stud_doj, -r.int(14, 100)), k.stud_fs_nm, k.stud_dob ?? dob(o.d.startYear, Math.max(0, levelOf(k))), k.stud_ph, k.cls_cd, 'Admitted', k.stud_cd));
   }
   const firstClass = [...o.d.classes.values()][0];
   const classCodes = [...o.d.classes.values()];
@@ -176,6 +176,13 @@ async function admissions(o: Office): Promise<void> {
   }
   list.sort((a, b) => String(a.stud_admn_dt).localeCompare(String(b.stud_admn_dt)));
   await o.d.add('student_admission', list);
+  // Admit numbers the next child in the school's own series ('SMS/{YYYY}/{#####}'), as its register does.
+  const [sample] = await rows<{ adm: string }>(o.d.tx, sql`SELECT stud_adm_cd AS adm FROM student WHERE inst_cd = ${o.d.instCd} AND stud_adm_cd LIKE '%/%' LIMIT 1`);
+  if (sample) {
+    await o.d.add('setting', [
+      { inst_cd: o.d.instCd, setg_unq_cd: 'ADMN_NO_PTRN', setg_nm: 'Admission number pattern', setg_val: `${sample.adm.split('/')[0]}/{YYYY}/{#####}`, crt_by: o.d.admin },
+    ]);
+  }
 }
 
 const homework: Record<string, readonly string[]> = {
