@@ -27,7 +27,8 @@ export const migration = defineEntity({
     mgrtn_sts: select({ label: 'Status', options: ['Copied', 'Rolled Back'], defaultValue: 'Copied', readOnly: true, search: true }),
     mgrtn_dt: date({ label: 'Run On', auto: 'created-at' }),
     mgrtn_by: text({ label: 'Run By', readOnly: true, gridHidden: true, max: 150 }),
-    // One run copies several tables in one transaction: its rows share this number, and roll back together.
+    // One run copies several tables in one transaction: its rows share this number. Each row rolls back on its
+    // own, refused while another table's rows (a copied fee mapping) still point at its copies.
     mgrtn_run_cd: number({ label: 'Run No', readOnly: true, gridHidden: true }),
   },
   routes: ['list', 'get'],
