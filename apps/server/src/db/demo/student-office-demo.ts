@@ -88,7 +88,11 @@ export async function studentOfficeDemo(d: StudentOfficeDemo): Promise<void> {
 const base = (o: Office, r: Row, by = o.d.admin): Row => ({ inst_cd: o.d.instCd, acdm_cd: o.d.acdmCd, ...r, crt_by: by });
 const later = (a: string, b: string): string => (a > b ? a : b);
 
-/** About one child in four keeps money in the wallet for the canteen and stationery: Rs 200 to Rs 3,000. */
+/**
+ * About one child in four keeps money in the wallet for the canteen and stationery: Rs 200 to Rs 3,000 now.
+ * The balance is the sum of the wallet's movements, as the ledger keeps it: a top-up at the start of the year,
+ * canteen and stationery spends, and for some a second top-up on the day of the last change.
+ */
 async function wallets(o: Office): Promise<void> {
   const r = o.d.rng('wallets');
   const list: Row[] = [];
@@ -96,7 +100,44 @@ async function wallets(o: Office): Promise<void> {
     if (!r.chance(0.25)) continue;
     list.push(base(o, { stud_cd: k.stud_cd, wlt_amt: fromPaise(r.int(4, 60) * 5_000), usr_full_nm: o.clerk.fullName, wlt_updt_dt: later(o.yearStart, addDays(o.d.today, -r.int(0, 75))) }, o.clerk.usr_cd));
   }
-  await o.d.add('wallet', list);
+  const made = await o.d.add('wallet', list, ['stud_cd']);
+  const byStudent = new Map(made.map((w) => [Number(w.stud_cd), Number(w.wlt_cd)]));
+  const moves: Row[] = [];
+  const spendReasons = ['Canteen', 'Stationery', 'Notebooks', 'Canteen snacks', 'Art supplies'];
+  for (const w of list) {
+    const wltCd = byStudent.get(Number(w.stud_cd));
+    if (wltCd === undefined) continue;
+    const target = toPaise(String(w.wlt_amt));
+    const last = String(w.wlt_updt_dt);
+    const span = Math.max(0, Math.round((Date.parse(last) - Date.parse(o.yearStart)) / 86_400_000));
+    const spends = Array.from({ length: r.int(0, 4) }, () => r.int(2, 30) * 500);
+    const spent = spends.reduce((a, b) => a + b, 0);
+    // Part of today's balance came in with a later top-up (on the last change), the rest with the first one.
+    const second = spends.length > 0 && r.chance(0.4) ? Math.min(target, r.int(1, 10) * 10_000) : 0;
+    const first = target - second + spent;
+    let balance = 0;
+    const add = (type: string, paise: number, reason: string, on: string): void => {
+      balance += paise;
+      moves.push(
+        base(o, {
+          wlt_cd: wltCd,
+          stud_cd: w.stud_cd,
+          wlt_txn_typ: type,
+          wlt_txn_amt: fromPaise(paise),
+          wlt_txn_bal: fromPaise(balance),
+          wlt_txn_rsn: reason,
+          wlt_txn_by: o.clerk.fullName,
+          wlt_txn_dt: on,
+          wlt_txn_tm: clock(r, 9, 15),
+        }, o.clerk.usr_cd),
+      );
+    };
+    const days = spends.map(() => addDays(o.yearStart, r.int(1, Math.max(1, span)))).sort();
+    add('Top-up', first, 'Paid in by the parent', spends.length > 0 || second > 0 ? o.yearStart : last);
+    spends.forEach((p, i) => add('Spend', -p, r.pick(spendReasons), days[i] > last ? last : days[i]));
+    if (second > 0) add('Top-up', second, 'Paid in by the parent', last);
+  }
+  await o.d.add('wallet_transaction', moves);
 }
 
 /** Bonafide certificates (bank, scholarship, bus pass), the odd conduct certificate and a few who leave this week. */
@@ -438,9 +479,9 @@ async function followups(o: Office): Promise<void> {
  */
 async function onlinePayments(o: Office): Promise<void> {
   const r = o.d.rng('online-payments');
-  const billed = await rows<{ stud_cd: number; no: number; dt: string; amt: string }>(
+  const billed = await rows<{ fee_coll_cd: number; stud_cd: number; no: number; dt: string; amt: string }>(
     o.d.tx,
-    sql`SELECT b.stud_cd, b.fee_coll_bill_no AS no, b.fee_coll_crt_dt::text AS dt, b.fee_coll_amt::text AS amt
+    sql`SELECT b.fee_coll_cd, b.stud_cd, b.fee_coll_bill_no AS no, b.fee_coll_crt_dt::text AS dt, b.fee_coll_amt::text AS amt
         FROM fee_collection_bill b JOIN tender_type t ON t.tnd_typ_cd = b.tnd_typ_cd
         WHERE b.inst_cd = ${o.d.instCd} AND b.acdm_cd = ${o.d.acdmCd} AND b.fee_coll_sts = 'Active' AND t.tnd_typ_nm = 'UPI'
           AND b.fee_coll_crt_dt >= ${addDays(o.d.today, -75)}
@@ -465,12 +506,29 @@ async function onlinePayments(o: Office): Promise<void> {
   for (const b of billed) {
     if (list.length >= want) break;
     if (!r.chance(0.3)) continue;
-    list.push(base(o, { stud_cd: b.stud_cd, oln_pay_txn_id: txn(), oln_pay_txn_dt: b.dt, oln_pay_tot_amt: b.amt, oln_pay_bill_no: String(b.no), oln_pay_acpt_sts: 'Accepted' }, o.clerk.usr_cd));
+    list.push(
+      base(
+        o,
+        {
+          stud_cd: b.stud_cd,
+          oln_pay_txn_id: txn(),
+          oln_pay_txn_dt: b.dt,
+          oln_pay_tot_amt: b.amt,
+          oln_pay_bill_no: String(b.no),
+          fee_coll_cd: Number(b.fee_coll_cd),
+          oln_pay_acpt_sts: 'Accepted',
+          oln_pay_actn_by: o.clerk.fullName,
+          oln_pay_src: 'Gateway',
+        },
+        o.clerk.usr_cd,
+      ),
+    );
   }
   const waiting = o.d.kind === 'school' ? 6 : 2;
   for (const w of owing.filter(() => r.chance(0.1)).slice(0, waiting + 3)) {
     const pending = list.filter((x) => x.oln_pay_acpt_sts === 'Pending').length < waiting;
     const paise = toPaise(w.pending);
+    const tenth = r.chance(0.5);
     list.push(
       base(
         o,
@@ -479,9 +537,13 @@ async function onlinePayments(o: Office): Promise<void> {
           oln_pay_txn_id: txn(),
           oln_pay_txn_dt: addDays(o.d.today, pending ? -r.int(0, 2) : -r.int(10, 40)),
           // A rejected one: the gateway's amount did not match the fee paid for (a digit short, or a double payment).
-          oln_pay_tot_amt: fromPaise(pending ? paise : r.chance(0.5) ? Math.floor(paise / 10) : paise * 2),
+          // Pending: what the term(s) past their due date still ask, which accepting bills oldest term first.
+          oln_pay_tot_amt: fromPaise(pending ? paise : tenth ? Math.floor(paise / 10) : paise * 2),
           oln_pay_bill_no: null,
           oln_pay_acpt_sts: pending ? 'Pending' : 'Rejected',
+          oln_pay_rjct_rsn: pending ? null : tenth ? 'Amount does not match the fee due; the parent was asked to pay the balance at the counter.' : 'Paid twice; the gateway refunds the second payment.',
+          oln_pay_actn_by: pending ? null : o.clerk.fullName,
+          oln_pay_src: 'Gateway',
         },
         o.clerk.usr_cd,
       ),
