@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiUrl, bodySchema, bool, code, createdValue, date, defineEntity, fieldButtons, fieldSchema, image, link, money, number, password, rangeIssues, requiredMessage, select, text, workflowInputSchema } from './define';
-import { entities, entity, workflowOpensIssues } from './registry';
+import { entities, entity, relatedIssues, workflowOpensIssues } from './registry';
 import { findPage } from './pages';
 
 describe('body schema from a declaration', () => {
@@ -300,6 +300,18 @@ describe('workflow buttons', () => {
     expect(entity('collected_fee').workflowButtons?.map((b) => [b.button, b.path, b.enabledWhen?.equals, !!b.reason])).toEqual([
       ['cancel_bill', 'cancel', 'Active', true],
       ['undo_cancel', 'undo-cancel', 'Cancelled', false],
+    ]);
+  });
+});
+
+describe('related lists', () => {
+  it("checks at registry load that a related list is a registered entity's link to the declaring one", () => {
+    const wallet = entity('wallet');
+    expect(wallet.related).toEqual([{ label: 'Statement', entity: 'wallet_transaction', field: 'wlt_cd' }]);
+    expect(relatedIssues(entities)).toEqual([]);
+    expect(relatedIssues([{ ...wallet, related: [{ label: 'S', entity: 'wallet_txn', field: 'wlt_cd' }] }])).toEqual(["wallet: related list 'wallet_txn' is not a registered entity with a list"]);
+    expect(relatedIssues([{ ...wallet, related: [{ label: 'S', entity: 'wallet_transaction', field: 'stud_cd' }] }, entity('wallet_transaction')])).toEqual([
+      'wallet: related list wallet_transaction.stud_cd is not a link to wallet',
     ]);
   });
 });

@@ -273,6 +273,17 @@ export interface DocumentButton {
   path: string;
 }
 
+/**
+ * Rows of another entity that belong to the selected row (a wallet's movements: its statement). The grid's
+ * button opens that entity's list filtered by `field` = the selected row's key; the list's own page, scope
+ * and data_chk decide what is shown. `entity` and `field` (a link to this entity) are checked at registry load.
+ */
+export interface RelatedList {
+  label: string;
+  entity: string;
+  field: string;
+}
+
 export interface EntityDef<F extends Record<string, Field> = Record<string, Field>> {
   /** Registry name; the API lives at /api/{name}/ unless api says otherwise. */
   name: string;
@@ -293,6 +304,8 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
   actions?: ActionButton[];
   /** Buttons that call a workflow route with the selected row (spec's extra page buttons: cancel_bill). */
   workflowButtons?: readonly WorkflowButton<keyof F & string>[];
+  /** Lists of other entities' rows that belong to the selected row (a wallet's statement). */
+  related?: readonly RelatedList[];
   /** Documents printed from the selected row (a certificate's PDF), each under its own permission button. */
   documents?: readonly DocumentButton[];
   /**

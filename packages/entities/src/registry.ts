@@ -271,7 +271,20 @@ export function workflowOpensIssues(list: readonly AnyEntity[]): string[] {
   );
 }
 
-const ownershipProblems = [...ownershipIssues(entities), ...viewLinkIssues(entities), ...workflowOpensIssues(entities)];
+/** A related list names a registered entity with a list route, and a link of it to the declaring entity. */
+export function relatedIssues(list: readonly AnyEntity[]): string[] {
+  const names = new Map(list.map((e) => [e.name, e]));
+  return list.flatMap((e) =>
+    (e.related ?? []).flatMap((r) => {
+      const target = names.get(r.entity);
+      if (!target || !hasRoute(target, 'list')) return [`${e.name}: related list '${r.entity}' is not a registered entity with a list`];
+      const f = Object.hasOwn(target.fields, r.field) ? target.fields[r.field] : undefined;
+      return f?.kind === 'link' && f.to === e.name ? [] : [`${e.name}: related list ${r.entity}.${r.field} is not a link to ${e.name}`];
+    }),
+  );
+}
+
+const ownershipProblems = [...ownershipIssues(entities), ...viewLinkIssues(entities), ...workflowOpensIssues(entities), ...relatedIssues(entities)];
 if (ownershipProblems.length) throw new Error(ownershipProblems.join('; '));
 
 export function entity(name: string): AnyEntity {

@@ -1,6 +1,6 @@
-import { hasRoute, type AnyEntity, type DocumentButton, type WorkflowButton } from '@campus/entities/define';
+import { hasRoute, type AnyEntity, type DocumentButton, type RelatedList, type WorkflowButton } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
-import { ActionIcon, Button, Group, Skeleton, Stack, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Skeleton, Stack, TextInput, Title, Tooltip } from '@mantine/core';
 import { useHotkeys, useMediaQuery } from '@mantine/hooks';
 import {
   IconCopy,
@@ -8,6 +8,7 @@ import {
   IconEye,
   IconBolt,
   IconInfoCircle,
+  IconListDetails,
   IconPencil,
   IconPlayerPlay,
   IconPlus,
@@ -21,7 +22,7 @@ import {
 } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { usePagePermission } from '../app/page-permission-context';
 import { HttpError, http } from '../lib/http-client';
 import { printPdf } from '../lib/print-pdf';
@@ -39,6 +40,7 @@ import { inlineCommit, inlineEditFields, isInlineField } from './inline-edit';
 import { ConfirmDeleteDialog, TableInfoDialog } from './list-dialogs';
 import { countText, selectionMessage } from './list-messages';
 import { MOBILE_QUERY } from './responsive';
+import { relatedListPath, urlFilters } from './related-lists';
 import { recentLayout } from './table-settings-api';
 import { useEntityList } from './use-entity-list';
 import { WorkflowButtonDialog, type WorkflowRefusal } from './workflow-button-dialog';
@@ -230,6 +232,13 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     if (await saveField(action.row, action.button.field, value)) setAction(null);
   };
 
+  /** A related list (a wallet's statement): that entity's page, filtered to the one selected row. */
+  const onRelated = (r: RelatedList) => {
+    const row = single();
+    const path = row ? relatedListPath(entity, r, row) : null;
+    if (path) navigate(path);
+  };
+
   const onWorkflowButton = (b: WorkflowButton) => {
     const row = single();
     if (row) setFlow({ button: b, row, key: crypto.randomUUID(), refusal: null });
@@ -327,6 +336,17 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
     [],
   );
 
+  // The URL's filters (a wallet's statement opened from the wallet page), each shown and removable.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const shownFilters = urlFilters(entity, searchParams);
+  const clearFilter = (name: string) =>
+    setSearchParams((prev) => {
+      const next = new URLSearchParams(prev);
+      next.delete(`f_${name}`);
+      next.delete('page');
+      return next;
+    });
+
   const gridHeight = compact ? 'calc(100dvh - 300px)' : 'calc(100dvh - 240px)';
 
   return (
@@ -357,6 +377,24 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
         />
       </Group>
 
+      {Object.keys(shownFilters).length > 0 && (
+        <Group gap={6} wrap="wrap" data-testid="grid-filters">
+          {Object.entries(shownFilters).map(([name, value]) => (
+            <Badge
+              key={name}
+              variant="light"
+              size="lg"
+              rightSection={
+                <ActionIcon size="xs" variant="transparent" aria-label={t('grid.clear_filter', { defaultValue: 'Show all' })} onClick={() => clearFilter(name)}>
+                  <IconX size={12} />
+                </ActionIcon>
+              }
+            >
+              {fieldLabel(t, entity, name)}: {value}
+            </Badge>
+          ))}
+        </Group>
+      )}
       <Group gap={6} wrap="wrap" data-testid="grid-toolbar">
         {canCreate && <ToolbarButton compact={compact} label={t('btn.create', { defaultValue: 'Create' })} icon={<IconPlus size={16} />} onClick={() => go('create')} testId="btn-create" />}
         {canEdit && <ToolbarButton compact={compact} label={t('btn.edit', { defaultValue: 'Edit' })} icon={<IconPencil size={16} />} onClick={onEdit} testId="btn-edit" />}
@@ -386,6 +424,17 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
             loading={flowBusy && flow?.button.button === b.button}
             disabled={!workflowButtonEnabled(b, selection)}
             testId={`btn-${b.button}`}
+          />
+        ))}
+        {(entity.related ?? []).map((r) => (
+          <ToolbarButton
+            key={`related-${r.entity}`}
+            compact={compact}
+            color="teal"
+            label={t(`related.${entity.name}.${r.entity}`, { defaultValue: r.label })}
+            icon={<IconListDetails size={16} />}
+            onClick={() => onRelated(r)}
+            testId={`btn-related-${r.entity}`}
           />
         ))}
         {documentButtons.map((d) => (

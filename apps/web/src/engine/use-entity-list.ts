@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { urlFilters } from './related-lists';
 import { http } from '../lib/http-client';
 import { chosenColumns, type ColumnSpec } from './entity-columns';
 import { entityUrl, listQuery, type EntityRow, type ListParams, type ListResponse } from './entity-api';
@@ -134,7 +135,8 @@ export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}
     // Only a settled change of the typed text may move the URL; URL changes must not retrigger this.
   }, [debounced]);
 
-  const filterKey = JSON.stringify(fixedFilters ?? {});
+  // The URL's own filters (a wallet's statement), then the caller's fixed ones, which the user cannot lift.
+  const filterKey = JSON.stringify({ ...urlFilters(entity, searchParams), ...(fixedFilters ?? {}) });
   const params: ListParams = useMemo(
     () => ({ q, sort: sort?.field, dir: sort?.dir, page, size, ...(filterKey === '{}' ? {} : { filters: JSON.parse(filterKey) as Record<string, string> }) }),
     [q, sort?.field, sort?.dir, page, size, filterKey],

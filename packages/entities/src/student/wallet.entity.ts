@@ -69,5 +69,7 @@ export const wallet = defineEntity({
       idempotent: true,
     },
   ],
+  // The statement: the wallet's movements, on the (out of menu) wallet transaction page.
+  related: [{ label: 'Statement', entity: 'wallet_transaction', field: 'wlt_cd' }],
   defaultSort: { field: 'wlt_cd', dir: 'desc' },
 });
