@@ -65,7 +65,8 @@ describe.each(backends)('demo data on %s', (backend) => {
     expect(await count(db, 'employee', inSchool)).toBe(41);
     expect(await count(db, 'class', inCollege)).toBe(4);
     expect(await count(db, 'student', sql`${inCollege} AND ${running}`)).toBe(204);
-    expect(await count(db, 'tender_type', inSchool)).toBe(6);
+    // Cash, UPI, Card, Cheque, Bank Transfer, Demand Draft, and Wallet and Online for their workflows.
+    expect(await count(db, 'tender_type', inSchool)).toBe(8);
     expect(await count(db, 'tender_type', sql`${inSchool} AND NOT tnd_typ_sts`)).toBe(2);
     expect(await count(db, 'book', inSchool)).toBeGreaterThan(50);
     // Every issue and return slip names what moved: its first title is a book of the same library.

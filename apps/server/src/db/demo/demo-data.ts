@@ -371,6 +371,9 @@ async function fees(c: Ctx): Promise<void> {
     ['Cheque', 'Cheque No.', true, 'In favour of the institution; cleared in 3 working days'],
     ['Bank Transfer', 'UTR Number', true, 'NEFT or IMPS to the institution account'],
     ['Demand Draft', 'DD Number', false, 'No longer accepted'],
+    // Not chosen by the demo's counter bills: a wallet payment moves the wallet, an online one comes from a request.
+    ['Wallet', null, true, "Paid from the student's wallet balance (canteen and stationery money)"],
+    ['Online', 'Transaction Id', true, 'Paid through the payment gateway; billed when accepted on Online Pay Request'],
   ];
   await add(
     c,

@@ -125,7 +125,9 @@ export async function feeBillsDemo(d: FeeBillsDemo): Promise<void> {
   );
   const tenders = await rows<Tender>(
     d.tx,
-    sql`SELECT tnd_typ_cd, tnd_typ_nm, tnd_typ_fld_val FROM tender_type WHERE inst_cd = ${d.instCd} AND tnd_typ_sts ORDER BY tnd_typ_odr`,
+    // Wallet and Online bills are written by their own workflows (a wallet movement, an accepted request).
+    sql`SELECT tnd_typ_cd, tnd_typ_nm, tnd_typ_fld_val FROM tender_type
+        WHERE inst_cd = ${d.instCd} AND tnd_typ_sts AND tnd_typ_nm NOT IN ('Wallet', 'Online') ORDER BY tnd_typ_odr`,
   );
   if (lines.length === 0 || tenders.length === 0 || d.collectors.length === 0) return;
   const cash = tenders.find((t) => !(t.tnd_typ_fld_val ?? '').trim()) ?? tenders[0];

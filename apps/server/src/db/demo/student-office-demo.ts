@@ -517,6 +517,7 @@ async function onlinePayments(o: Office): Promise<void> {
           oln_pay_bill_no: String(b.no),
           fee_coll_cd: Number(b.fee_coll_cd),
           oln_pay_acpt_sts: 'Accepted',
+          oln_pay_rjct_rsn: null,
           oln_pay_actn_by: o.clerk.fullName,
           oln_pay_src: 'Gateway',
         },
@@ -540,6 +541,7 @@ async function onlinePayments(o: Office): Promise<void> {
           // Pending: what the term(s) past their due date still ask, which accepting bills oldest term first.
           oln_pay_tot_amt: fromPaise(pending ? paise : tenth ? Math.floor(paise / 10) : paise * 2),
           oln_pay_bill_no: null,
+          fee_coll_cd: null,
           oln_pay_acpt_sts: pending ? 'Pending' : 'Rejected',
           oln_pay_rjct_rsn: pending ? null : tenth ? 'Amount does not match the fee due; the parent was asked to pay the balance at the counter.' : 'Paid twice; the gateway refunds the second payment.',
           oln_pay_actn_by: pending ? null : o.clerk.fullName,
