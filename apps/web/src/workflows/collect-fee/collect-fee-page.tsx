@@ -11,7 +11,7 @@ import { listQueryKey } from '../../engine/use-entity-list';
 import { formatMoney } from '../../lib/format';
 import { HttpError, http } from '../../lib/http-client';
 import { toast } from '../../lib/toast';
-import { byTerm, collectBody, lineKey, overDue, payAll, sanitizeAmount, toPaise, totalOf, type DueLine, type Tender } from './collect-model';
+import { byTerm, collectBody, isWalletTender, lineKey, overDue, payAll, sanitizeAmount, toPaise, totalOf, type DueLine, type Tender, type WalletBalance } from './collect-model';
 import { FeeReceipt, type Receipt } from './fee-receipt';
 
 interface StudentHit {
@@ -27,6 +27,8 @@ interface Dues {
   promoted: boolean;
   lines: DueLine[];
   tenders: Tender[];
+  /** The student's wallet (null without one): shown when the tender 'Wallet' is chosen. */
+  wallet: WalletBalance | null;
 }
 
 export interface CollectFeeProps {
@@ -42,7 +44,7 @@ export interface CollectFeeProps {
 }
 
 /** The entity lists a new bill changes: read again when the user goes back to them. */
-const changedLists = ['student_detail', 'fee_collection', 'academic_fee_collect', 'collected_fee'] as const;
+const changedLists = ['student_detail', 'fee_collection', 'academic_fee_collect', 'collected_fee', 'wallet', 'wallet_transaction'] as const;
 
 /** The fee counter: find the child (or open on the one chosen), tick what is paid, save, print. */
 export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_collection/table' }: CollectFeeProps = {}): JSX.Element {
@@ -84,6 +86,9 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
   const chosenTender = dues.data?.tenders.find((x) => String(x.tnd_typ_cd) === tender) ?? null;
   const refLabel = chosenTender?.tnd_typ_fld_val?.trim() || null;
   const total = totalOf(payNow);
+  const payingFromWallet = isWalletTender(chosenTender);
+  const wallet = dues.data?.wallet ?? null;
+  const walletShort = payingFromWallet && (wallet === null || toPaise(total) > toPaise(wallet.balance));
 
   const pickStudent = (v: string | null) => {
     setStudCd(v ? Number(v) : null);
@@ -98,6 +103,10 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
     if (refLabel && !reference.trim()) return toast.warning(t('collect.enter_reference', { defaultValue: "Please enter the '{{label}}'.", label: refLabel }));
     if (overDue(lines, payNow).length > 0) return toast.warning(t('collect.above_due', { defaultValue: 'An amount is above its due.' }));
     if (toPaise(total) === 0) return toast.warning(t('collect.nothing', { defaultValue: 'Enter an amount to collect.' }));
+    if (payingFromWallet && !wallet) return toast.warning(t('collect.no_wallet', { defaultValue: 'This student has no wallet to pay from.' }));
+    if (payingFromWallet && wallet && walletShort) {
+      return toast.warning(t('collect.wallet_short', { defaultValue: 'The wallet has only {{balance}}.', balance: formatMoney(wallet.balance) }));
+    }
     setSaving(true);
     try {
       const r = await http.post<Receipt>('/api/fee_collection/collect', collectBody(studCd, chosenTender.tnd_typ_cd, refLabel ? reference : '', lines, payNow, attempt.current), {
@@ -259,6 +268,13 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
               w={220}
               data-testid="collect-tender"
             />
+            {payingFromWallet && (
+              <Text size="sm" fw={600} c={walletShort ? 'red' : 'teal'} pb={8} data-testid="collect-wallet-balance">
+                {wallet
+                  ? t('collect.wallet_balance', { defaultValue: 'Wallet balance: {{balance}}', balance: formatMoney(wallet.balance) })
+                  : t('collect.no_wallet', { defaultValue: 'This student has no wallet to pay from.' })}
+              </Text>
+            )}
             {refLabel && <TextInput label={refLabel} value={reference} onChange={(e) => setReference(e.currentTarget.value)} maxLength={100} w={220} data-testid="collect-reference" />}
             {canCollect && (
               <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => void save()} loading={saving} disabled={saving} data-testid="collect-save">

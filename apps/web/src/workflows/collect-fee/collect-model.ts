@@ -22,6 +22,15 @@ export interface Tender {
   tnd_typ_fld_val: string | null;
 }
 
+/** The student's wallet as the dues answer gives it: what the tender 'Wallet' can pay. */
+export interface WalletBalance {
+  wlt_cd: number;
+  balance: string;
+}
+
+/** The tender paid out of the student's wallet (the server matches the same name). */
+export const isWalletTender = (t: Pick<Tender, 'tnd_typ_nm'> | null): boolean => (t?.tnd_typ_nm ?? '').trim().toLowerCase() === 'wallet';
+
 /** A line's key in the pay-now map: the mapping row, or the fee group for its late fee. */
 export const lineKey = (l: Pick<DueLine, 'kind' | 'fee_cd' | 'fee_grp_cd'>): string => (l.kind === 'Late Fee' ? `g${l.fee_grp_cd}` : `f${l.fee_cd}`);
 
