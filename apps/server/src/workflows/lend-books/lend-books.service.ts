@@ -38,6 +38,8 @@ export interface HolderBooks {
   /** The most this holder may have out at once (LIB_MAX_BOOKS_STUDENT / _EMPLOYEE), and what is out now. */
   limit: number;
   held: number;
+  /** The due date an issue made today gets unless the desk picks another (today + LIB_LOAN_DAYS). */
+  due_default: string;
   books: HeldBook[];
 }
 
@@ -101,6 +103,7 @@ export async function holderBooks(db: DbOrTx, ctx: RequestContext, holder: Holde
     holder,
     limit: await settingNumber(db, ctx.instCd, limitSetting(holder.usr_typ)),
     held: books.reduce((a, b) => a + b.qty, 0),
+    due_default: addDays(today, await settingNumber(db, ctx.instCd, 'LIB_LOAN_DAYS')),
     books,
   };
 }
