@@ -20,6 +20,15 @@ export const workflowForms: WorkflowForms = {
     import('../workflows/custom-report/custom-report-editor-page').then((m) => ({ default: m.CustomReportEditorPage })),
   ),
   'exam/mark_list': lazy(() => import('../workflows/enter-marks/enter-marks-page').then((m) => ({ default: m.EnterMarksPage }))),
+  // The library desk: issues and returns are written once, never edited.
+  'library/book_checkout': Object.assign(
+    lazy(() => import('../workflows/lend-books/lend-books-page').then((m) => ({ default: m.IssueBooksPage }))),
+    { createOnly: true },
+  ),
+  'library/book_checkin': Object.assign(
+    lazy(() => import('../workflows/lend-books/lend-books-page').then((m) => ({ default: m.ReturnBooksPage }))),
+    { createOnly: true },
+  ),
   'institute/migration': lazy(() => import('../workflows/roll-year-over/roll-year-over-page').then((m) => ({ default: m.RollYearOverPage }))),
 };
 

@@ -56,6 +56,8 @@ export interface EntityListPageProps {
   searchMode: boolean;
   /** A workflow screen replaces the generic form, so create/edit work even without the generic routes. */
   hasFormOverride: boolean;
+  /** The workflow screen edits rows too (false for a create-only one); defaults to hasFormOverride. */
+  editOverride?: boolean;
 }
 
 interface ToolbarButtonProps {
@@ -87,7 +89,7 @@ function ToolbarButton({ label, icon, onClick, compact, loading, color, disabled
   );
 }
 
-export function EntityListPage({ entity, page, searchMode, hasFormOverride }: EntityListPageProps) {
+export function EntityListPage({ entity, page, searchMode, hasFormOverride, editOverride = hasFormOverride }: EntityListPageProps) {
   const list = useEntityList(entity);
   const permission = usePagePermission();
   const { user } = useSession();
@@ -110,7 +112,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride }: En
 
   const { can } = permission;
   const canCreate = can('create') && (hasFormOverride || hasRoute(entity, 'create'));
-  const canEdit = can('edit') && (hasFormOverride || hasRoute(entity, 'update'));
+  const canEdit = can('edit') && (editOverride || hasRoute(entity, 'update'));
   const canView = can('view') && hasRoute(entity, 'get');
   // A clone is saved as a create (POST), which the route and the server allow only with the create button.
   const canClone = can('clone') && can('create') && hasRoute(entity, 'create') && hasRoute(entity, 'get');

@@ -11,8 +11,11 @@ import { EntityListPage } from './entity-list-page';
 import { modePath, parseMode } from './entity-mode';
 import { ImportPage } from './import-page';
 
-/** Hand-written create/update screens by 'module/page', supplied by the app so the engine imports no workflow. */
-export type WorkflowForms = Readonly<Record<string, ComponentType>>;
+/**
+ * Hand-written create/update screens by 'module/page', supplied by the app so the engine imports no workflow.
+ * A screen marked createOnly replaces New only: its rows are never edited (a book issue), so no Edit is offered.
+ */
+export type WorkflowForms = Readonly<Record<string, ComponentType & { createOnly?: boolean }>>;
 /** Hand-written view screens by 'module/page' (a saved report's view mode runs it), supplied by the app too. */
 export type WorkflowViews = Readonly<Record<string, ComponentType>>;
 /**
@@ -54,6 +57,7 @@ export function EntityPage({
   if (!mode) return <Navigate to={NOT_FOUND} replace />;
 
   const Workflow = workflowForms[`${page.module}/${page.page}`];
+  const editsWithWorkflow = !!Workflow && Workflow.createOnly !== true;
   const denied = <Navigate to={NOT_AUTHORISED} replace />;
   const missing = <Navigate to={NOT_FOUND} replace />;
   const workflow = Workflow ? (
@@ -77,14 +81,14 @@ export function EntityPage({
           </Suspense>
         );
       }
-      return <EntityListPage key={entity.name} entity={entity} page={page} searchMode={mode.search} hasFormOverride={!!Workflow} />;
+      return <EntityListPage key={entity.name} entity={entity} page={page} searchMode={mode.search} hasFormOverride={!!Workflow} editOverride={editsWithWorkflow} />;
     case 'create':
       if (!can('create')) return denied;
       if (workflow) return workflow;
       return hasRoute(entity, 'create') ? <EntityForm key={`${entity.name}:create`} entity={entity} page={page} mode="create" /> : missing;
     case 'update':
       if (!can('edit') && !own) return denied;
-      if (workflow && can('edit')) return workflow;
+      if (workflow && editsWithWorkflow && can('edit')) return workflow;
       return hasRoute(entity, 'update') ? <EntityForm key={`${entity.name}:update:${mode.id}`} entity={entity} page={page} mode="update" id={mode.id} /> : missing;
     case 'clone':
       if (!can('create')) return denied;
@@ -103,7 +107,7 @@ export function EntityPage({
         );
       }
       return hasRoute(entity, 'get') ? (
-        <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} updatable={hasRoute(entity, 'update') || !!Workflow} />
+        <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} updatable={hasRoute(entity, 'update') || editsWithWorkflow} />
       ) : (
         missing
       );
