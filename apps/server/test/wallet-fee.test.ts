@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestContext } from '../src/access/request-context';
 import { rows, sql } from '../src/db/client';
 import { fromPaise, toPaise } from '../src/lib/paise';
-import { moveWallet, type WalletTxnType } from '../src/workflows/wallet/wallet-ledger';
 import { feeWorld, type FeeWorld } from './fee-fixture';
 import { backends, call, startTestServer, type Session, type TestServer } from './test-server';
 
@@ -26,28 +24,17 @@ describe.each(backends)('paying fees from the wallet on %s', (backend) => {
   });
   afterAll(async () => srv?.close());
 
-  const ctx = (): RequestContext => ({
-    user: { usr_cd: w.admin.usr_cd, usr_nm: w.admin.usr_nm, usr_full_nm: 'Administrator', usr_id: null, rl_nm: 'Admin', usr_inst_cd: w.admin.instCd, is_admin: true },
-    token: w.admin.token,
-    instCd: w.admin.instCd,
-    acdmCd: w.thisYear,
-    myInstCds: [w.admin.instCd],
-    page: null,
-    perm: null,
-    dataChk: false,
-    selfOnly: false,
-    ip: '127.0.0.1',
-    platform: 'test',
-  });
-  /** Top-up, spend and refund straight through the ledger (what the wallet page's routes call). */
-  const move = async (wltCd: number, type: WalletTxnType, paise: number): Promise<boolean> => {
-    try {
-      await srv.database.db.transaction((tx) => moveWallet(tx, ctx(), { wltCd, type, paise, reason: type, idemKey: randomUUID() }));
-      return true;
-    } catch (e) {
-      if ((e as { statusCode?: number }).statusCode === 409) return false;
-      throw e;
-    }
+  /** Top-up, spend and refund through the Wallet page's own routes; false when the ledger refused (409). */
+  const move = async (wltCd: number, type: 'Top-up' | 'Spend' | 'Refund', paise: number): Promise<boolean> => {
+    const path = { 'Top-up': 'topup', Spend: 'spend', Refund: 'refund' }[type];
+    const res = await call(srv.app, w.as(w.admin, 'student', 'wallet'), 'POST', `/api/wallet/${wltCd}/${path}`, {
+      amount: fromPaise(Math.abs(paise)),
+      reason: `${type} by the property test`,
+      idempotency_key: randomUUID(),
+    });
+    if (res.statusCode === 409) return false;
+    expect(res.statusCode, res.body).toBe(201);
+    return true;
   };
   const balance = async (wltCd: number): Promise<{ balance: number; sum: number }> => {
     const [r] = await rows<{ amt: string; sum: string }>(
