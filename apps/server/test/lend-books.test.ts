@@ -195,6 +195,7 @@ describe.each(backends)('the library desk on %s', (backend) => {
     const before = await L.snapshot();
     const notOwn = await L.issue(desk, { usr_typ: 'Student', usr_cd: L.w.studA[0], books: [{ bk_cd: a.bk_cd, qty: 1 }] });
     expect(notOwn.statusCode).toBe(403);
+    expect(msg(notOwn)).toBe('You can only lend books to your own students.');
     expect(await L.snapshot()).toBe(before);
     const own = await L.issue(desk, { usr_typ: 'Student', usr_cd: L.w.studB[0], books: [{ bk_cd: a.bk_cd, qty: 1 }] });
     expect(own.statusCode, own.body).toBe(201);

@@ -5,7 +5,7 @@ import { writeAudit } from '../../engine/audit';
 import { getRow } from '../../engine/crud.service';
 import type { Row } from '../../engine/entity-hooks';
 import { localDateTime } from '../../lib/clock';
-import { badRequest, conflict, notFound } from '../../lib/http-error';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-error';
 import { studentFor } from '../collect-fee/collect-fee.handler';
 import { settingNumber } from '../setting/institute-setting';
 import type { BookLineInput, HolderType, IssueBooksInput, ReturnBooksInput } from './lend-books.schema';
@@ -70,7 +70,10 @@ const limitSetting = (typ: HolderType): 'LIB_MAX_BOOKS_STUDENT' | 'LIB_MAX_BOOKS
 export async function holderOf(db: DbOrTx, ctx: RequestContext, typ: HolderType, cd: number): Promise<Holder> {
   if (typ === 'Student') {
     if (ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
-    const s = await studentFor(db, ctx, cd, false);
+    const s = await studentFor(db, ctx, cd, false).catch((e: unknown) => {
+      // The shared rule speaks of fees; at the desk it is books.
+      throw e instanceof HttpError && e.statusCode === 403 ? forbidden('You can only lend books to your own students.') : e;
+    });
     const cls = [s.cls_nm, s.sec_nm].filter((x) => x !== null && x !== undefined && x !== '').join(' ');
     return { usr_typ: typ, usr_cd: cd, name: String(s.stud_fs_nm ?? ''), detail: [s.stud_adm_cd, cls].filter(Boolean).join(' - ') };
   }
