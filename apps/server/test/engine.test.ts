@@ -262,7 +262,8 @@ describe.each(backends)('generic engine on %s', (backend) => {
       }
       if (e.name !== 'user_permission') {
         const post = await call(srv.app, sess, 'POST', apiPath(e), {});
-        expect(post.statusCode).toBe(404);
+        // A promotion or a rollover is run by its workflow at the entity's own path: an empty body is refused there.
+        expect(post.statusCode).toBe(['promotion', 'migration'].includes(e.name) ? 400 : 404);
       }
     });
   });
