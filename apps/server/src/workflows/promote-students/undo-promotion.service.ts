@@ -50,7 +50,7 @@ async function blockers(tx: Tx, ctx: RequestContext, list: NewRow[], yearText: s
   for (const { e, column } of referencing) {
     const extra = e.name === 'wallet_transaction' ? sql` AND wlt_txn_typ <> 'Carried Forward'` : sql``;
     const hits = await rows<{ id: number }>(tx, sql`SELECT DISTINCT ${sql.identifier(column)} AS id FROM ${sql.identifier(e.table)} WHERE ${sql.identifier(column)} IN (${ids})${extra}`);
-    for (const h of hits) if (!found.has(Number(h.id))) found.set(Number(h.id), blockerWords[e.name] ?? `a ${e.label.toLowerCase()} record`);
+    for (const h of hits) if (!found.has(Number(h.id))) found.set(Number(h.id), blockerWords[e.name] ?? `${/^[aeiou]/i.test(e.label) ? 'an' : 'a'} ${e.label.toLowerCase()} record`);
   }
   // Library movements name their holder by type and code, not by a declared link.
   for (const table of ['book_checkout', 'book_checkin']) {
