@@ -23,6 +23,7 @@ const dues = {
   promoted: false,
   lines: [{ kind: 'Fee', fee_cd: 5, fee_grp_cd: 2, fee_grp_nm: 'Term 1', fee_grp_fee_exp_dt: null, feetyp_nm: 'Tuition', amount: '1000.00', discount: '0.00', paid: '0.00', due: '1000.00' }],
   tenders: [{ tnd_typ_cd: 1, tnd_typ_nm: 'Cash', tnd_typ_fld_val: null }],
+  wallet: null,
 };
 
 function serve(answers: Record<string, unknown>): void {

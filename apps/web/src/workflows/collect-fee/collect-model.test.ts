@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byTerm, collectBody, overDue, payAll, sanitizeAmount, totalOf, type DueLine } from './collect-model';
+import { byTerm, collectBody, isWalletTender, overDue, payAll, sanitizeAmount, totalOf, type DueLine } from './collect-model';
 
 const line = (o: Partial<DueLine>): DueLine => ({
   kind: 'Fee',
@@ -43,5 +43,12 @@ describe('fee counter model', () => {
       idempotency_key: 'k',
     });
     expect(byTerm([line({}), line({ fee_grp_cd: 11, fee_grp_nm: 'Term 2' })]).map((g) => g.fee_grp_nm)).toEqual(['Term 1', 'Term 2']);
+  });
+
+  it('knows the wallet tender by its name, as the server does', () => {
+    expect(isWalletTender({ tnd_typ_nm: 'Wallet' })).toBe(true);
+    expect(isWalletTender({ tnd_typ_nm: ' wallet ' })).toBe(true);
+    expect(isWalletTender({ tnd_typ_nm: 'Cash' })).toBe(false);
+    expect(isWalletTender(null)).toBe(false);
   });
 });
