@@ -4,7 +4,7 @@ import type { ZodType } from 'zod';
 import { mustCtx } from '../../access/request-context';
 import { rows, sql, type Db } from '../../db/client';
 import { listRows } from '../../engine/crud.service';
-import { badRequest, notFound } from '../../lib/http-error';
+import { badRequest } from '../../lib/http-error';
 import { bookSearchSchema, holderQuerySchema, holderSearchSchema, issueBooksSchema, returnBooksSchema } from './lend-books.schema';
 import { copiesOut, holderBooks, holderOf, issueBooks, returnBooks, type Holder } from './lend-books.service';
 
@@ -90,7 +90,7 @@ export function registerLendBooksRoutes(app: FastifyInstance, db: Db): void {
 
   app.get(
     '/api/bookcheckout/books',
-    { config: { access: { kind: 'page', pages: deskPages } }, schema: { tags, summary: 'Find a book: ?barcode= exactly (any case; 404 when none), or ?q= in its name or barcode' } },
+    { config: { access: { kind: 'page', pages: deskPages } }, schema: { tags, summary: 'Find a book: ?barcode= exactly (any case; an empty list when none), or ?q= in its name or barcode' } },
     async (req): Promise<BookHit[]> => {
       const ctx = mustCtx(req);
       const q = parse(bookSearchSchema, req.query, 'Invalid search.');
@@ -98,7 +98,6 @@ export function registerLendBooksRoutes(app: FastifyInstance, db: Db): void {
       if (q.barcode !== undefined) {
         if (q.barcode === '') throw badRequest('The barcode is empty.');
         found = await rows(db, sql`SELECT bk_cd, bk_nm, bk_barcd, bk_qty FROM book WHERE inst_cd = ${ctx.instCd} AND lower(bk_barcd) = lower(${q.barcode})`);
-        if (found.length === 0) throw notFound(`No book has the barcode '${q.barcode}'.`);
       } else {
         const like = `%${(q.q ?? '').toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         found = await rows(

@@ -120,9 +120,10 @@ function LendBooksDesk({ mode }: { mode: DeskMode }): JSX.Element {
     try {
       const [b] = await http.get<BookHit[]>('/api/bookcheckout/books', { query: { barcode: code }, silent: true });
       if (b) addBook(b);
+      else setScanError(t('lend.unknown_barcode', { defaultValue: "No book has the barcode '{{code}}'.", code }));
     } catch (e) {
       if (!(e instanceof HttpError) || e.aborted) return;
-      setScanError(e.status === 404 ? t('lend.unknown_barcode', { defaultValue: "No book has the barcode '{{code}}'.", code }) : e.message);
+      setScanError(e.message);
     }
     // Ready for the next scan: the field empties and keeps the focus.
     setBarcode('');
@@ -175,7 +176,7 @@ function LendBooksDesk({ mode }: { mode: DeskMode }): JSX.Element {
         {formatDate(d)}
         {late > 0 && (
           <Badge ml={6} color="red" size="sm" variant="filled">
-            {t('lend.overdue_days', { defaultValue: 'Overdue {{count}} d', count: late })}
+            {t('lend.overdue_days', { defaultValue: 'Overdue {{count}} days', count: late })}
           </Badge>
         )}
       </Text>
