@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { rows, sql } from '../src/db/client';
 import { openDays, planLibrary, type Holder, type LibraryPlan, type Title } from '../src/db/demo/library-demo';
 import { rngFor } from '../src/db/demo/prng';
+import { localDateTime } from '../src/lib/clock';
+import { startTestServer } from './test-server';
 
 const TODAY = '2026-11-23';
 const DEMO = 20_260_601;
@@ -123,4 +126,45 @@ describe('library demo movements', () => {
     expect(overdue.length).toBeGreaterThan(0);
     expect(overdue.length).toBeLessThan(plan.stock.length);
   });
+});
+
+describe('the library demo in the database', () => {
+  it('agrees with the desk: Stock = issued minus returned per book, never above bk_qty, every copy out with a due date, some overdue', async () => {
+    const srv = await startTestServer('pglite', {}, { demo: true });
+    try {
+      const db = srv.database.db;
+      const books = await rows<{ bk_cd: number; bk_qty: number; out: number; no_due: number }>(
+        db,
+        sql`SELECT b.bk_cd, b.bk_qty, coalesce(sum(k.usr_bk_stk_qty), 0)::int AS out, count(k.*) FILTER (WHERE k.usr_bk_stk_due_dt IS NULL)::int AS no_due
+            FROM book b LEFT JOIN book_checkinout_summary k ON k.bk_cd = b.bk_cd GROUP BY b.bk_cd, b.bk_qty`,
+      );
+      expect(books.length).toBeGreaterThan(50);
+      for (const b of books) {
+        expect(Number(b.out), `book ${b.bk_cd}`).toBeLessThanOrEqual(Number(b.bk_qty));
+        expect(Number(b.no_due)).toBe(0);
+      }
+      // Per holder, the copies on Stock are the copies on their issue slips minus those on their return slips.
+      const holders = await rows<{ k: number; i: number; r: number }>(
+        db,
+        sql`SELECT h.inst_cd, h.typ, h.cd,
+                   (SELECT coalesce(sum(usr_bk_stk_qty), 0) FROM book_checkinout_summary k WHERE k.inst_cd = h.inst_cd AND k.usr_bk_stk_usr_typ = h.typ AND k.usr_bk_stk_usr_cd = h.cd)::int AS k,
+                   (SELECT coalesce(sum(bk_chk_tot_qty), 0) FROM book_checkout c WHERE c.inst_cd = h.inst_cd AND c.bk_chk_usr_typ = h.typ AND c.bk_chk_usr_cd = h.cd)::int AS i,
+                   (SELECT coalesce(sum(bk_chk_tot_qty), 0) FROM book_checkin c WHERE c.inst_cd = h.inst_cd AND c.bk_chk_usr_typ = h.typ AND c.bk_chk_usr_cd = h.cd)::int AS r
+            FROM (SELECT DISTINCT inst_cd, bk_chk_usr_typ AS typ, bk_chk_usr_cd AS cd FROM book_checkout) h`,
+      );
+      expect(holders.length).toBeGreaterThan(20);
+      for (const h of holders) expect(Number(h.k)).toBe(Number(h.i) - Number(h.r));
+      const [c] = await rows<{ no_due: number; late: number; total: number }>(
+        db,
+        sql`SELECT (SELECT count(*) FROM book_checkout WHERE bk_chk_due_dt IS NULL)::int AS no_due,
+                   (SELECT count(*) FROM book_checkinout_summary WHERE usr_bk_stk_due_dt < ${localDateTime().date})::int AS late,
+                   (SELECT count(*) FROM book_checkinout_summary)::int AS total`,
+      );
+      expect(c.no_due).toBe(0);
+      expect(c.late).toBeGreaterThan(0);
+      expect(c.late).toBeLessThan(c.total);
+    } finally {
+      await srv.close();
+    }
+  }, 240_000);
 });
