@@ -19,7 +19,6 @@ import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, typeInto, type E2eE
 const ACCOUNTANT_PASSWORD = 'Demo-Arrears-Pass-9';
 const SHOTS = mkdtempSync(join(tmpdir(), 'campus-online-payment-shots-'));
 const REQUESTS = { module: 'fee', page: 'request' };
-const BILLS = { module: 'fee', page: 'fee_collected' };
 const COUNTER = { module: 'fee', page: 'quick_fee_collection' };
 const WALLET = { module: 'student', page: 'wallet' };
 const grid = (page: Page): Locator => page.getByTestId('entity-grid');
