@@ -33,6 +33,10 @@ export const walletTransaction = defineEntity({
     wlt_txn_by: text({ label: 'By', readOnly: true, max: 150 }),
     wlt_txn_dt: date({ label: 'Date', readOnly: true }),
     wlt_txn_tm: time({ label: 'Time', readOnly: true }),
+    // A balance carried by a promotion: both movements name it, and the one into the new wallet names the
+    // wallet it came from, so an undo puts the money back there and nowhere else (admission numbers may change).
+    prmtn_cd: link({ label: 'Promotion', to: 'promotion', display: 'prmtn_cd', as: 'prmtn_no', readOnly: true, internal: true }),
+    src_wlt_cd: link({ label: 'Carried From Wallet', to: 'wallet', display: 'wlt_cd', as: 'src_wlt_no', readOnly: true, internal: true }),
     // The counter's key for one attempt: a retried top-up is one movement.
     wlt_txn_idem_key: text({ label: 'Idempotency Key', readOnly: true, unique: true, formHidden: true, internal: true, max: 64 }),
   },
