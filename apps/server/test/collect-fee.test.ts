@@ -203,6 +203,17 @@ describe.each(backends)('fee collection on %s', (backend) => {
     expect(await billCount(last, w.lastYear)).toBe(1);
   });
 
+  it('keeps a closed year AFTER the open one (next year, rolled over but not opened) shut even to the arrears page', async () => {
+    const years = (await call(srv.app, w.as(w.admin, 'institute', 'academic'), 'GET', '/api/academic/?size=50')).json<{ rows: Row[] }>().rows;
+    const newest = Math.max(...years.map((y) => Number(y.acdm_strt_yr)));
+    const next = await w.created(w.as(w.admin, 'institute', 'academic'), '/api/academic/', { acdm_strt_yr: newest + 1, acdm_strt_mn: 'Jun', acdm_end_yr: newest + 2, acdm_end_mn: 'Apr', acdm_sts: false }, 'acdm_cd');
+    const stud = await w.student(w.secA, undefined, next);
+    const arrears = w.as(await w.employee({ 'fee/academic_fee_collect': 'view,create' }, false), 'fee', 'academic_fee_collect', next);
+    const res = await call(srv.app, arrears, 'GET', `/api/fee_collection/student/${stud}/dues`);
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json<{ message: string }>().message).toBe('This academic year does not belong to the institute.');
+  });
+
   it('numbers bills consecutively', async () => {
     const stud = await w.student(w.secA);
     const nos: number[] = [];

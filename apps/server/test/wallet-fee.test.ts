@@ -134,6 +134,24 @@ describe.each(backends)('paying fees from the wallet on %s', (backend) => {
     expect(await balance(wlt)).toEqual({ balance: 10_000, sum: 10_000 });
   });
 
+  it.runIf(backend === 'postgres')('takes wallet bills at the counter and top-ups and spends on the wallet page of one child at once without a deadlock', async () => {
+    const stud = await w.student(w.secA);
+    const wlt = await w.wallet(stud);
+    await move(wlt, 'Top-up', 50_000);
+    const wallet = w.as(w.admin, 'student', 'wallet');
+    const page = (path: 'topup' | 'spend', amount: string) =>
+      call(srv.app, wallet, 'POST', `/api/wallet/${wlt}/${path}`, { amount, reason: 'At the same time as the counter', idempotency_key: randomUUID() });
+    const all = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => [payFromWallet(stud, '10.00'), page('topup', '10.00'), page('spend', i % 2 ? '5.00' : '7.00')]).flat(),
+    );
+    // A deadlock PostgreSQL broke would surface as a refusal of its own (or a 500): every movement must land.
+    expect(all.map((r) => r.statusCode).filter((c) => c !== 201), all.map((r) => r.body).join('\n')).toEqual([]);
+    expect(await billCount(stud)).toBe(8);
+    const b = await balance(wlt);
+    expect(b.balance).toBe(b.sum);
+    expect(b.balance).toBe(50_000 - 8 * 1_000 + 8 * 1_000 - 4 * 500 - 4 * 700);
+  });
+
   type Step =
     | { kind: 'Top-up' | 'Spend' | 'Refund' | 'pay'; paise: number }
     | { kind: 'cancel' | 'undo'; pick: number };

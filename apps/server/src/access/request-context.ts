@@ -169,17 +169,21 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
   if (!myInstCds.includes(instCd)) throw forbidden(NOT_MAPPED);
 
   const askedYear = intHeader(req, 'acdm_cd', FOREIGN_YEAR);
-  const years = await rows<{ acdm_cd: number; acdm_sts: boolean }>(
+  const years = await rows<{ acdm_cd: number; acdm_sts: boolean; acdm_strt_yr: number }>(
     db,
-    sql`SELECT acdm_cd, acdm_sts FROM academic WHERE inst_cd = ${instCd} ORDER BY acdm_sts DESC, acdm_strt_yr DESC`,
+    sql`SELECT acdm_cd, acdm_sts, acdm_strt_yr FROM academic WHERE inst_cd = ${instCd} ORDER BY acdm_sts DESC, acdm_strt_yr DESC`,
   );
   let acdmCd: number | null = null;
   let earlierYear = false;
   if (askedYear !== null) {
     const y = years.find((r) => r.acdm_cd === askedYear);
     if (!y) throw forbidden(FOREIGN_YEAR);
-    earlierYear = !y.acdm_sts && !isAdmin;
-    if (earlierYear && !(access.kind === 'page' && access.earlierYear)) throw forbidden(FOREIGN_YEAR);
+    const closed = !y.acdm_sts && !isAdmin;
+    // Arrears are owed for a year already behind the school: a closed year after the newest open one (next
+    // year, rolled over but not yet opened) stays shut even to the arrears page.
+    const newestOpen = Math.max(...years.filter((r) => r.acdm_sts).map((r) => Number(r.acdm_strt_yr)));
+    earlierYear = closed && Number(y.acdm_strt_yr) < newestOpen;
+    if (closed && !(earlierYear && access.kind === 'page' && access.earlierYear)) throw forbidden(FOREIGN_YEAR);
     acdmCd = y.acdm_cd;
   } else {
     acdmCd = years[0]?.acdm_cd ?? null;

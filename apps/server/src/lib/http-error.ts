@@ -29,5 +29,8 @@ export function requestValueError(err: unknown): HttpError | null {
   const code = codeOf(err) ?? codeOf(cause);
   if (code === '22003') return badRequest('A code or number in the request is out of range.');
   if (code === '22P02') return badRequest('A value in the request is not of the right kind.');
+  // Two requests that waited on each other (a deadlock PostgreSQL broke, a serialisation failure): nothing of
+  // the aborted one was written, so the user may simply try again. Workflows keep one lock order to avoid it.
+  if (code === '40P01' || code === '40001') return conflict('Another change happened at the same time. Please try again.');
   return null;
 }

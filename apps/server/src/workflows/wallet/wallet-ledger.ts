@@ -37,8 +37,16 @@ interface LockedWallet {
  * The wallet row locked for a movement, in the request's institute (any of its years: a carried-forward
  * balance moves last year's wallet and this year's). Everything that changes a balance goes through here,
  * so two movements of one wallet queue up and each sees the other's balance.
+ *
+ * The wallet's student row is locked first. The fee counter and a cancellation lock the student and then
+ * the wallet, and a movement's insert needs a key-share lock on the student (its foreign key): taking the
+ * wallet first here would let a counter bill paid from the wallet and a top-up of the same child wait on
+ * each other until PostgreSQL aborts one. One order everywhere, student then wallet.
  */
 export async function lockWallet(tx: Tx, ctx: RequestContext, wltCd: number): Promise<LockedWallet> {
+  await tx.execute(
+    sql`SELECT s.stud_cd FROM student s WHERE s.stud_cd = (SELECT w.stud_cd FROM wallet w WHERE w.wlt_cd = ${wltCd} AND w.inst_cd = ${ctx.instCd}) FOR UPDATE`,
+  );
   const [w] = await rows<{ wlt_cd: number; stud_cd: number; acdm_cd: number; wlt_amt: string | null }>(
     tx,
     sql`SELECT wlt_cd, stud_cd, acdm_cd, wlt_amt::text AS wlt_amt FROM wallet WHERE wlt_cd = ${wltCd} AND inst_cd = ${ctx.instCd} FOR UPDATE`,
