@@ -44,7 +44,7 @@ export function registerLendBooksRoutes(app: FastifyInstance, db: Db): void {
   app.post('/api/bookcheckin/return', { config: { access: { kind: 'page', pages: [returnPage], button: 'create' } }, schema: { tags, summary: 'Take books back from a student or an employee' } }, async (req, reply) => {
     const input = parse(returnBooksSchema, req.body, 'Invalid return.');
     const r = await returnBooks(db, mustCtx(req), input);
-    reply.code(201);
+    reply.code(r.repeated ? 200 : 201);
     return r;
   });
 

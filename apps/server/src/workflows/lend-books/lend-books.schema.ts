@@ -30,7 +30,13 @@ export const issueBooksSchema = z.object({
   idempotency_key: z.string().trim().min(8, 'The issue key is missing. Reload the page and try again.').max(64, 'The issue key is too long.'),
 });
 
-export const returnBooksSchema = z.object({ usr_typ: holderType, usr_cd: holderCode, books });
+export const returnBooksSchema = z.object({
+  usr_typ: holderType,
+  usr_cd: holderCode,
+  books,
+  // Optional, so a scanner script that never retries need not make one; the desk sends one per attempt.
+  idempotency_key: z.string().trim().min(8, 'The return key is too short. Reload the page and try again.').max(64, 'The return key is too long.').optional(),
+});
 
 export const holderQuerySchema = z.object({ usr_typ: holderType, usr_cd: holderCode });
 

@@ -21,6 +21,17 @@ export interface Holder {
   detail: string;
 }
 
+/**
+ * The holder as the desk works with it. A student is the child, not one year's row: promotion gives the child
+ * a new stud_cd each year under the same admission number, and a book lent last year is still out with them.
+ */
+interface DeskHolder extends Holder {
+  /** Every stud_cd of the child in the institute (all years; the request's row first), or the employee's usr_cd. */
+  codes: number[];
+  /** What serialises two desks on one holder, whichever year's row each desk found. */
+  lockKey: string;
+}
+
 export interface HeldBook {
   usr_bk_stk_cd: number;
   bk_cd: number;
@@ -67,7 +78,7 @@ const limitSetting = (typ: HolderType): 'LIB_MAX_BOOKS_STUDENT' | 'LIB_MAX_BOOKS
  * The holder in the request's institute: a student of the request's year, seen through the page's 'his
  * students only' rule (the student's own), or an employee of the institute or mapped to it.
  */
-export async function holderOf(db: DbOrTx, ctx: RequestContext, typ: HolderType, cd: number): Promise<Holder> {
+export async function holderOf(db: DbOrTx, ctx: RequestContext, typ: HolderType, cd: number): Promise<DeskHolder> {
   if (typ === 'Student') {
     if (ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
     const s = await studentFor(db, ctx, cd, false).catch((e: unknown) => {
@@ -75,7 +86,21 @@ export async function holderOf(db: DbOrTx, ctx: RequestContext, typ: HolderType,
       throw e instanceof HttpError && e.statusCode === 403 ? forbidden('You can only lend books to your own students.') : e;
     });
     const cls = [s.cls_nm, s.sec_nm].filter((x) => x !== null && x !== undefined && x !== '').join(' ');
-    return { usr_typ: typ, usr_cd: cd, name: String(s.stud_fs_nm ?? ''), detail: [s.stud_adm_cd, cls].filter(Boolean).join(' - ') };
+    const adm = String(s.stud_adm_cd ?? '');
+    // The same child in the other years: 'his students only' was decided on this year's row above, and the
+    // admission number is unique per year (without regard to case), so it names one child in the institute.
+    const others = await rows<{ stud_cd: number }>(
+      db,
+      sql`SELECT stud_cd FROM student WHERE inst_cd = ${ctx.instCd} AND lower(stud_adm_cd) = lower(${adm}) AND stud_cd <> ${cd} ORDER BY stud_cd`,
+    );
+    return {
+      usr_typ: typ,
+      usr_cd: cd,
+      name: String(s.stud_fs_nm ?? ''),
+      detail: [s.stud_adm_cd, cls].filter(Boolean).join(' - '),
+      codes: [cd, ...others.map((o) => Number(o.stud_cd))],
+      lockKey: `${ctx.instCd}:${adm.toLowerCase()}`,
+    };
   }
   const [e] = await rows<{ usr_full_nm: string; desg_nm: string | null }>(
     db,
@@ -85,25 +110,31 @@ export async function holderOf(db: DbOrTx, ctx: RequestContext, typ: HolderType,
                OR EXISTS (SELECT 1 FROM user_institute m WHERE m.usr_cd = e.usr_cd AND m.inst_cd = ${ctx.instCd} AND m.usr_inst_sts))`,
   );
   if (!e) throw notFound(`Employee ${cd} was not found in this institute.`);
-  return { usr_typ: typ, usr_cd: cd, name: e.usr_full_nm, detail: e.desg_nm ?? '' };
+  return { usr_typ: typ, usr_cd: cd, name: e.usr_full_nm, detail: e.desg_nm ?? '', codes: [cd], lockKey: `${cd}` };
 }
 
-/** What the holder has out now, earliest due first. */
-export async function holderBooks(db: DbOrTx, ctx: RequestContext, holder: Holder): Promise<HolderBooks> {
+const codesOf = (holder: DeskHolder) => sql.join(holder.codes.map((c) => sql`${c}`), sql`, `);
+
+/**
+ * What the holder has out now, earliest due first: one line per book, over all the child's years (a copy lent
+ * on last year's row and one on this year's are two copies of one book in hand; the earlier due date shows).
+ */
+export async function holderBooks(db: DbOrTx, ctx: RequestContext, holder: DeskHolder): Promise<HolderBooks> {
   const today = localDateTime().date;
   const list = await rows<HeldBook>(
     db,
-    sql`SELECT k.usr_bk_stk_cd, k.bk_cd, b.bk_nm, b.bk_barcd, k.usr_bk_stk_qty AS qty,
-               k.usr_bk_stk_due_dt::text AS due_dt, k.usr_bk_stk_iss_dt::text AS iss_dt,
-               greatest(coalesce(${today}::date - k.usr_bk_stk_due_dt, 0), 0) AS days_overdue
+    sql`SELECT min(k.usr_bk_stk_cd) AS usr_bk_stk_cd, k.bk_cd, b.bk_nm, b.bk_barcd, sum(k.usr_bk_stk_qty)::int AS qty,
+               min(k.usr_bk_stk_due_dt)::text AS due_dt, max(k.usr_bk_stk_iss_dt)::text AS iss_dt,
+               greatest(coalesce(${today}::date - min(k.usr_bk_stk_due_dt), 0), 0) AS days_overdue
         FROM book_checkinout_summary k JOIN book b ON b.bk_cd = k.bk_cd
-        WHERE k.inst_cd = ${ctx.instCd} AND k.usr_bk_stk_usr_typ = ${holder.usr_typ} AND k.usr_bk_stk_usr_cd = ${holder.usr_cd}
+        WHERE k.inst_cd = ${ctx.instCd} AND k.usr_bk_stk_usr_typ = ${holder.usr_typ} AND k.usr_bk_stk_usr_cd IN (${codesOf(holder)})
           AND k.usr_bk_stk_qty > 0
-        ORDER BY k.usr_bk_stk_due_dt NULLS LAST, b.bk_nm`,
+        GROUP BY k.bk_cd, b.bk_nm, b.bk_barcd
+        ORDER BY min(k.usr_bk_stk_due_dt) NULLS LAST, b.bk_nm`,
   );
   const books = list.map((b) => ({ ...b, usr_bk_stk_cd: Number(b.usr_bk_stk_cd), bk_cd: Number(b.bk_cd), qty: Number(b.qty), days_overdue: Number(b.days_overdue) }));
   return {
-    holder,
+    holder: { usr_typ: holder.usr_typ, usr_cd: holder.usr_cd, name: holder.name, detail: holder.detail },
     limit: await settingNumber(db, ctx.instCd, limitSetting(holder.usr_typ)),
     held: books.reduce((a, b) => a + b.qty, 0),
     due_default: addDays(today, await settingNumber(db, ctx.instCd, 'LIB_LOAN_DAYS')),
@@ -165,45 +196,59 @@ export async function copiesOut(db: DbOrTx, instCd: number, bkCds: number[]): Pr
   return new Map(list.map((r) => [Number(r.bk_cd), Number(r.n)]));
 }
 
-/** One desk at a time per holder: the limit and the holder's own stock rows are read and written under it. */
-async function lockHolder(tx: Tx, holder: Holder): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${holder.usr_typ === 'Student' ? 7410 : 7411}::int, ${holder.usr_cd}::int)`);
+/**
+ * One desk at a time per holder: the limit and the holder's own stock rows are read and written under it. A
+ * child is locked by admission number, so desks working in two years on two rows of one child still queue.
+ */
+async function lockHolder(tx: Tx, holder: DeskHolder): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`library-holder:${holder.usr_typ}:${holder.lockKey}`}, 0))`);
 }
 
 /** The desk slip's titles: 'Wings of Fire x2, Malgudi Days'. */
 const titlesOf = (lines: Line[]): string => lines.map((l) => `${l.book.bk_nm}${l.qty > 1 ? ` x${l.qty}` : ''}`).join(', ').slice(0, 2000);
 
-async function movementRow(tx: Tx, table: 'book_checkout' | 'book_checkin', ctx: RequestContext, holder: Holder, lines: Line[], extra: { due: string; key: string } | null): Promise<number> {
+type MovementTable = 'book_checkout' | 'book_checkin';
+
+async function movementRow(tx: Tx, table: MovementTable, ctx: RequestContext, holder: Holder, lines: Line[], key: string | null, due: string | null): Promise<number> {
   const now = localDateTime();
   const total = lines.reduce((a, l) => a + l.qty, 0);
   const [{ id }] = await rows<{ id: number }>(
     tx,
-    extra
+    table === 'book_checkout'
       ? sql`INSERT INTO book_checkout (bk_chk_usr_typ, bk_chk_usr_cd, bk_chk_usr_nm, bk_chk_bk_nms, bk_chk_bk_cnt, bk_chk_tot_qty, bk_chk_dt, bk_chk_tm,
               bk_chk_due_dt, bk_chk_idem_key, inst_cd, crt_by)
             VALUES (${holder.usr_typ}, ${holder.usr_cd}, ${holder.name.slice(0, 150)}, ${titlesOf(lines)}, ${lines.length}, ${total}, ${now.date}, ${now.time},
-              ${extra.due}, ${extra.key}, ${ctx.instCd}, ${ctx.user.usr_cd})
+              ${due}, ${key}, ${ctx.instCd}, ${ctx.user.usr_cd})
             RETURNING bk_chk_cd AS id`
-      : sql`INSERT INTO ${sql.identifier(table)} (bk_chk_usr_typ, bk_chk_usr_cd, bk_chk_usr_nm, bk_chk_bk_nms, bk_chk_bk_cnt, bk_chk_tot_qty, bk_chk_dt, bk_chk_tm, inst_cd, crt_by)
-            VALUES (${holder.usr_typ}, ${holder.usr_cd}, ${holder.name.slice(0, 150)}, ${titlesOf(lines)}, ${lines.length}, ${total}, ${now.date}, ${now.time}, ${ctx.instCd}, ${ctx.user.usr_cd})
+      : sql`INSERT INTO book_checkin (bk_chk_usr_typ, bk_chk_usr_cd, bk_chk_usr_nm, bk_chk_bk_nms, bk_chk_bk_cnt, bk_chk_tot_qty, bk_chk_dt, bk_chk_tm,
+              bk_chk_idem_key, inst_cd, crt_by)
+            VALUES (${holder.usr_typ}, ${holder.usr_cd}, ${holder.name.slice(0, 150)}, ${titlesOf(lines)}, ${lines.length}, ${total}, ${now.date}, ${now.time},
+              ${key}, ${ctx.instCd}, ${ctx.user.usr_cd})
             RETURNING bk_chk_cd AS id`,
   );
   return Number(id);
 }
 
-async function issueByKey(db: DbOrTx, ctx: RequestContext, key: string): Promise<Row | undefined> {
+/** The issue or return the desk already made with this attempt key, if any. */
+async function movementByKey(db: DbOrTx, ctx: RequestContext, table: MovementTable, key: string): Promise<Row | undefined> {
   const [r] = await rows<Row>(
     db,
-    sql`SELECT bk_chk_cd, bk_chk_usr_typ, bk_chk_usr_cd, bk_chk_bk_nms, bk_chk_due_dt::text AS bk_chk_due_dt FROM book_checkout
-        WHERE inst_cd = ${ctx.instCd} AND lower(bk_chk_idem_key) = lower(${key})`,
+    table === 'book_checkout'
+      ? sql`SELECT bk_chk_cd, bk_chk_usr_typ, bk_chk_usr_cd, bk_chk_bk_nms, bk_chk_due_dt::text AS bk_chk_due_dt FROM book_checkout
+            WHERE inst_cd = ${ctx.instCd} AND lower(bk_chk_idem_key) = lower(${key})`
+      : sql`SELECT bk_chk_cd, bk_chk_usr_typ, bk_chk_usr_cd, bk_chk_bk_nms FROM book_checkin
+            WHERE inst_cd = ${ctx.instCd} AND lower(bk_chk_idem_key) = lower(${key})`,
   );
   return r;
 }
 
-const SAME_KEY_OTHER_BODY = 'This issue key was already used for other books or another holder. Reload the page and try again.';
+const SAME_KEY_OTHER_BODY: Record<MovementTable, string> = {
+  book_checkout: 'This issue key was already used for other books or another holder. Reload the page and try again.',
+  book_checkin: 'This return key was already used for other books or another holder. Reload the page and try again.',
+};
 
-/** The first issue made with this key, if the request asks for the same thing; otherwise a 409. */
-async function repeatOf(db: DbOrTx, ctx: RequestContext, earlier: Row, input: IssueBooksInput): Promise<number> {
+/** The first issue or return made with this key, if the request asks for the same thing; otherwise a 409. */
+async function repeatOf(db: DbOrTx, ctx: RequestContext, table: MovementTable, earlier: Row, input: IssueBooksInput | ReturnBooksInput): Promise<number> {
   const wanted = await resolveLines(db, ctx, input.books);
   const names = await rows<{ bk_cd: number; bk_nm: string }>(
     db,
@@ -215,8 +260,8 @@ async function repeatOf(db: DbOrTx, ctx: RequestContext, earlier: Row, input: Is
     earlier.bk_chk_usr_typ === input.usr_typ &&
     Number(earlier.bk_chk_usr_cd) === input.usr_cd &&
     earlier.bk_chk_bk_nms === titles &&
-    (input.due_dt == null || earlier.bk_chk_due_dt === input.due_dt);
-  if (!same) throw conflict(SAME_KEY_OTHER_BODY);
+    (!('due_dt' in input) || input.due_dt == null || earlier.bk_chk_due_dt === input.due_dt);
+  if (!same) throw conflict(SAME_KEY_OTHER_BODY[table]);
   return Number(earlier.bk_chk_cd);
 }
 
@@ -236,9 +281,9 @@ export async function issueBooks(db: Db, ctx: RequestContext, input: IssueBooksI
     return await db.transaction(async (tx) => {
       const holder = await holderOf(tx, ctx, input.usr_typ, input.usr_cd);
       await lockHolder(tx, holder);
-      const earlier = await issueByKey(tx, ctx, input.idempotency_key);
+      const earlier = await movementByKey(tx, ctx, 'book_checkout', input.idempotency_key);
       if (earlier) {
-        const id = await repeatOf(tx, ctx, earlier, input);
+        const id = await repeatOf(tx, ctx, 'book_checkout', earlier, input);
         return { issue: await getRow(tx, issueEntity, ctx, id), stock: await holderBooks(tx, ctx, holder), repeated: true };
       }
       const lines = await lockBooks(tx, ctx, await resolveLines(tx, ctx, input.books));
@@ -259,7 +304,7 @@ export async function issueBooks(db: Db, ctx: RequestContext, input: IssueBooksI
       const today = localDateTime().date;
       const due = input.due_dt ?? addDays(today, await settingNumber(tx, ctx.instCd, 'LIB_LOAN_DAYS'));
       if (due < today) throw badRequest('The due date cannot be before today.', [{ field: 'due_dt', message: 'The due date cannot be before today.' }]);
-      const id = await movementRow(tx, 'book_checkout', ctx, holder, lines, { due, key: input.idempotency_key });
+      const id = await movementRow(tx, 'book_checkout', ctx, holder, lines, input.idempotency_key, due);
       for (const l of lines) {
         await tx.execute(
           sql`INSERT INTO book_checkinout_summary (inst_cd, usr_bk_stk_usr_typ, usr_bk_stk_usr_cd, usr_bk_stk_usr_nm, bk_cd, usr_bk_stk_qty, usr_bk_stk_due_dt, usr_bk_stk_iss_dt, crt_by)
@@ -277,50 +322,92 @@ export async function issueBooks(db: Db, ctx: RequestContext, input: IssueBooksI
       return { issue, stock: await holderBooks(tx, ctx, holder), repeated: false };
     });
   } catch (err) {
-    // The same key from two holders' requests at once: the unique index let one through.
-    const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-    if (code !== '23505') throw err;
-    const earlier = await issueByKey(db, ctx, input.idempotency_key);
-    if (!earlier) throw conflict('Another change happened at the same time. Please try again.');
-    const id = await repeatOf(db, ctx, earlier, input);
+    const id = await raceWinner(db, ctx, 'book_checkout', err, input, input.idempotency_key);
     const holder = await holderOf(db, ctx, input.usr_typ, input.usr_cd);
     return { issue: await getRow(db, issueEntity, ctx, id), stock: await holderBooks(db, ctx, holder), repeated: true };
   }
 }
 
+/**
+ * The same key sent for two holders at once (two holders' locks do not queue each other): the unique index let
+ * one through, and the other is the first's repeat or a 409 by the usual rule. Any other error goes on.
+ */
+async function raceWinner(db: Db, ctx: RequestContext, table: MovementTable, err: unknown, input: IssueBooksInput | ReturnBooksInput, key: string | undefined): Promise<number> {
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code !== '23505' || key === undefined) throw err;
+  const earlier = await movementByKey(db, ctx, table, key);
+  if (!earlier) throw conflict('Another change happened at the same time. Please try again.');
+  return repeatOf(db, ctx, table, earlier, input);
+}
+
 export interface ReturnResult {
   checkin: Row;
   stock: HolderBooks;
+  /** True when this was a retry of a return already made with the same key (nothing moved again). */
+  repeated: boolean;
 }
 
 /**
- * Takes books back in one transaction: never more of a book than the holder has out; the Stock row goes
- * down and is removed at zero (Stock lists what is out, nothing else).
+ * Takes books back in one transaction: never more of a book than the holder has out (over all the child's
+ * years); the Stock rows go down, the earliest due first, and a row is removed at zero (Stock lists what is
+ * out, nothing else). A retry with the same key gives the first return back instead of a second one.
  */
 export async function returnBooks(db: Db, ctx: RequestContext, input: ReturnBooksInput): Promise<ReturnResult> {
-  return db.transaction(async (tx) => {
-    const holder = await holderOf(tx, ctx, input.usr_typ, input.usr_cd);
-    await lockHolder(tx, holder);
-    const lines = await lockBooks(tx, ctx, await resolveLines(tx, ctx, input.books));
-    const stock = await holderBooks(tx, ctx, holder);
-    for (const l of lines) {
-      const held = stock.books.find((b) => b.bk_cd === l.book.bk_cd)?.qty ?? 0;
-      if (held === 0) throw conflict(`${holder.name} has no copy of '${l.book.bk_nm}' out.`);
-      if (l.qty > held) throw conflict(`${holder.name} holds ${held} ${held === 1 ? 'copy' : 'copies'} of '${l.book.bk_nm}'; ${l.qty} cannot be returned.`);
-    }
-    const id = await movementRow(tx, 'book_checkin', ctx, holder, lines, null);
-    for (const l of lines) {
-      const where = sql`inst_cd = ${ctx.instCd} AND usr_bk_stk_usr_typ = ${holder.usr_typ} AND usr_bk_stk_usr_cd = ${holder.usr_cd} AND bk_cd = ${l.book.bk_cd}`;
-      // A part of the copies back keeps the row's earliest due date: the desk cannot tell which copy came back,
-      // so the stricter date stays (docs: library decisions).
-      await tx.execute(
-        sql`UPDATE book_checkinout_summary SET usr_bk_stk_qty = usr_bk_stk_qty - ${l.qty}, row_ver = row_ver + 1, updt_by = ${ctx.user.usr_cd}, updt_dt = now()
-            WHERE ${where}`,
-      );
-      await tx.execute(sql`DELETE FROM book_checkinout_summary WHERE ${where} AND usr_bk_stk_qty <= 0`);
-    }
-    const checkin = await getRow(tx, returnEntity, ctx, id);
-    await writeAudit(tx, ctx, returnEntity, 'POST', id, null, { ...checkin, books: lines.map((l) => ({ bk_cd: l.book.bk_cd, qty: l.qty })) });
-    return { checkin, stock: await holderBooks(tx, ctx, holder) };
-  });
+  const key = input.idempotency_key;
+  try {
+    return await db.transaction(async (tx) => {
+      const holder = await holderOf(tx, ctx, input.usr_typ, input.usr_cd);
+      await lockHolder(tx, holder);
+      const earlier = key === undefined ? undefined : await movementByKey(tx, ctx, 'book_checkin', key);
+      if (earlier) {
+        const id = await repeatOf(tx, ctx, 'book_checkin', earlier, input);
+        return { checkin: await getRow(tx, returnEntity, ctx, id), stock: await holderBooks(tx, ctx, holder), repeated: true };
+      }
+      const lines = await lockBooks(tx, ctx, await resolveLines(tx, ctx, input.books));
+      const stock = await holderBooks(tx, ctx, holder);
+      for (const l of lines) {
+        const held = stock.books.find((b) => b.bk_cd === l.book.bk_cd)?.qty ?? 0;
+        if (held === 0) throw conflict(`${holder.name} has no copy of '${l.book.bk_nm}' out.`);
+        if (l.qty > held) throw conflict(`${holder.name} holds ${held} ${held === 1 ? 'copy' : 'copies'} of '${l.book.bk_nm}'; ${l.qty} cannot be returned.`);
+      }
+      const id = await movementRow(tx, 'book_checkin', ctx, holder, lines, key ?? null, null);
+      for (const l of lines) await takeBack(tx, ctx, holder, l);
+      const checkin = await getRow(tx, returnEntity, ctx, id);
+      await writeAudit(tx, ctx, returnEntity, 'POST', id, null, { ...checkin, books: lines.map((l) => ({ bk_cd: l.book.bk_cd, qty: l.qty })) });
+      return { checkin, stock: await holderBooks(tx, ctx, holder), repeated: false };
+    });
+  } catch (err) {
+    const id = await raceWinner(db, ctx, 'book_checkin', err, input, key);
+    const holder = await holderOf(db, ctx, input.usr_typ, input.usr_cd);
+    return { checkin: await getRow(db, returnEntity, ctx, id), stock: await holderBooks(db, ctx, holder), repeated: true };
+  }
+}
+
+/**
+ * One book's copies back, from the holder's Stock rows of any year, the earliest due first: the desk cannot
+ * tell which copy came back, so the row due soonest (last year's, usually) is settled first; within one row a
+ * part return keeps the row's earliest due date (docs: library decisions). The caller holds the holder's lock
+ * and checked the holder has enough.
+ */
+async function takeBack(tx: Tx, ctx: RequestContext, holder: DeskHolder, line: Line): Promise<void> {
+  const held = await rows<{ usr_bk_stk_cd: number; qty: number }>(
+    tx,
+    sql`SELECT usr_bk_stk_cd, usr_bk_stk_qty AS qty FROM book_checkinout_summary
+        WHERE inst_cd = ${ctx.instCd} AND usr_bk_stk_usr_typ = ${holder.usr_typ} AND usr_bk_stk_usr_cd IN (${codesOf(holder)})
+          AND bk_cd = ${line.book.bk_cd} AND usr_bk_stk_qty > 0
+        ORDER BY usr_bk_stk_due_dt NULLS LAST, usr_bk_stk_cd
+        FOR UPDATE`,
+  );
+  let left = line.qty;
+  for (const r of held) {
+    if (left === 0) break;
+    const take = Math.min(left, Number(r.qty));
+    left -= take;
+    const where = sql`usr_bk_stk_cd = ${Number(r.usr_bk_stk_cd)}`;
+    await tx.execute(
+      sql`UPDATE book_checkinout_summary SET usr_bk_stk_qty = usr_bk_stk_qty - ${take}, row_ver = row_ver + 1, updt_by = ${ctx.user.usr_cd}, updt_dt = now()
+          WHERE ${where}`,
+    );
+    await tx.execute(sql`DELETE FROM book_checkinout_summary WHERE ${where} AND usr_bk_stk_qty <= 0`);
+  }
 }
