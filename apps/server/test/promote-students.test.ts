@@ -20,6 +20,8 @@ describe.each(backends)('promoting sections into next year on %s', (backend) => 
   let y2: number;
   let y1Label: string;
   let y2Label: string;
+  let y3: number;
+  let y3Label: string;
   const cls: number[] = [];
   /** Sections by name: '1A' is class 1 section A of this test's classes; '3A' is of the top class. */
   const sec: Record<string, number> = {};
@@ -40,10 +42,13 @@ describe.each(backends)('promoting sections into next year on %s', (backend) => 
     y2Label = `${start + 1}-${String((start + 2) % 100).padStart(2, '0')}`;
     // Next year, as the office opens it on the Academic Year page.
     y2 = await f.created(yearsPage, '/api/academic/', { acdm_strt_yr: start + 1, acdm_strt_mn: 'Jun', acdm_end_yr: start + 2, acdm_end_mn: 'Apr' }, 'acdm_cd');
+    // And the year after, for children promoted on again.
+    y3Label = `${start + 2}-${String((start + 3) % 100).padStart(2, '0')}`;
+    y3 = await f.created(yearsPage, '/api/academic/', { acdm_strt_yr: start + 2, acdm_strt_mn: 'Jun', acdm_end_yr: start + 3, acdm_end_mn: 'Apr' }, 'acdm_cd');
     for (const [i, odr] of [9001, 9002, 9003].entries()) {
       cls.push(await f.created(f.as(admin, 'class_section', 'class'), '/api/class/', { cls_nm: `Std ${i + 1} ${tag}`, cls_odr: odr }, 'cls_cd'));
     }
-    for (const [c, names] of [[0, 'ABCDE'], [1, 'ABCDE'], [2, 'A']] as const) {
+    for (const [c, names] of [[0, 'ABCDEFGHI'], [1, 'ABCDEFGHI'], [2, 'A']] as const) {
       for (const n of names) sec[`${c + 1}${n}`] = await f.created(f.as(admin, 'class_section', 'section'), '/api/section/', { sec_nm: n, cls_cd: cls[c] }, 'sec_cd');
     }
     const kid = async (key: string, name: string, roll: number) => {
@@ -60,6 +65,11 @@ describe.each(backends)('promoting sections into next year on %s', (backend) => 
     await kid('1D', 'Dinesh', 1);
     await kid('1D', 'Esther', 2);
     await kid('1E', 'Farah', 1);
+    await kid('1F', 'Fiona', 1);
+    await kid('1G', 'Gita', 1);
+    await kid('1G', 'Hari', 2);
+    await kid('1H', 'Indu', 1);
+    await kid('1I', 'Ivan', 1);
     await kid('3A', 'Leela', 1);
     await kid('3A', 'Mohan', 2);
   });
@@ -221,6 +231,102 @@ describe.each(backends)('promoting sections into next year on %s', (backend) => 
     expect((await nextYear()).filter((r) => Number(r.prmtn_cd) === prmtnCd)).toHaveLength(2);
     expect((await walletOf(newChitra))!.wlt_amt).toBe('20.00');
     expect((await promotions()).find((p) => Number(p.prmtn_cd) === prmtnCd)!.prmtn_sts).toBe('Promoted');
+  });
+
+  it('undo puts a carried balance back into the wallet it came from, though the admission number was corrected in the new year; unknown origin is refused', async () => {
+    const oldWlt = await topUp(kids.Fiona, y1, 7525);
+    const res = await promote([{ frm_sec_cd: sec['1F'], to_sec_cd: sec['2F'] }]);
+    expect(res.statusCode, res.body).toBe(201);
+    const prmtnCd = Number(res.json<{ promotions: Row[] }>().promotions[0].prmtn_cd);
+    const newFiona = Number((await nextYear()).find((r) => String(r.stud_fs_nm).startsWith('Fiona'))!.stud_cd);
+    const newWlt = (await walletOf(newFiona))!.wlt_cd;
+    // The office corrects a typing mistake in her admission number on the new year's row.
+    await srv.database.db.execute(sql`UPDATE student SET stud_adm_cd = ${`P${tag}Fiona-1`} WHERE stud_cd = ${newFiona}`);
+    const done = await undo(prmtnCd);
+    expect(done.statusCode, done.body).toBe(200);
+    const back = (await walletOf(kids.Fiona))!;
+    expect(back.wlt_cd).toBe(oldWlt);
+    expect(back.wlt_amt).toBe('75.25');
+    expect(back.moves.map((m) => [m.wlt_txn_typ, m.amt])).toEqual([
+      ['Top-up', '75.25'],
+      ['Carried Forward', '-75.25'],
+      ['Carried Forward', '75.25'],
+    ]);
+    expect(await rows(srv.database.db, sql`SELECT 1 FROM wallet WHERE wlt_cd = ${newWlt}`)).toEqual([]);
+
+    // Promoted again; if the new wallet no longer says where its money came from, the undo refuses and keeps it.
+    const again = await promote([{ frm_sec_cd: sec['1F'], to_sec_cd: sec['2F'] }]);
+    expect(again.statusCode, again.body).toBe(201);
+    const p2 = Number(again.json<{ promotions: Row[] }>().promotions[0].prmtn_cd);
+    const newer = Number((await nextYear()).find((r) => String(r.stud_fs_nm).startsWith('Fiona'))!.stud_cd);
+    await srv.database.db.execute(sql`UPDATE wallet_transaction SET src_wlt_cd = NULL WHERE stud_cd = ${newer}`);
+    const refused = await undo(p2);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toBe(
+      `Promotion no. ${p2} cannot be undone: the wallet of ${y1Label} that Fiona ${tag} (Std 2 ${tag} F) has 75.25 from is not known.`,
+    );
+    expect((await walletOf(newer))!.wlt_amt).toBe('75.25');
+    expect((await walletOf(kids.Fiona))!.wlt_amt).toBe('0.00');
+    expect((await nextYear()).filter((r) => Number(r.prmtn_cd) === p2)).toHaveLength(1);
+  });
+
+  it('refuses to undo a promotion whose children were promoted on out of the new year, and undoes it once that is undone', async () => {
+    await topUp(kids.Gita, y1, 3000);
+    const res = await promote([{ frm_sec_cd: sec['1G'], to_sec_cd: sec['2G'] }]);
+    expect(res.statusCode, res.body).toBe(201);
+    const p1 = Number(res.json<{ promotions: Row[] }>().promotions[0].prmtn_cd);
+    const on = await call(srv.app, office, 'POST', '/api/promotion/', { frm_acdm_cd: y2, to_acdm_cd: y3, moves: [{ frm_sec_cd: sec['2G'], to_sec_cd: sec['3A'] }] });
+    expect(on.statusCode, on.body).toBe(201);
+    expect(on.json<{ carried: Row[] }>().carried).toEqual([{ stud_fs_nm: `Gita ${tag}`, amount: '30.00' }]);
+    const p2 = Number(on.json<{ promotions: Row[] }>().promotions[0].prmtn_cd);
+
+    const refused = await undo(p1);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toBe(
+      `Promotion no. ${p1} cannot be undone: Gita ${tag} (Std 2 ${tag} G) is promoted on to ${y3Label} (promotion no. ${p2}). Hari ${tag} (Std 2 ${tag} G) is promoted on to ${y3Label} (promotion no. ${p2}).`,
+    );
+    expect((await nextYear()).filter((r) => Number(r.prmtn_cd) === p1)).toHaveLength(2);
+    const [inY3] = await rows<{ stud_cd: number }>(srv.database.db, sql`SELECT stud_cd FROM student WHERE acdm_cd = ${y3} AND prmtn_cd = ${p2} AND stud_fs_nm = ${`Gita ${tag}`}`);
+    expect((await walletOf(Number(inY3.stud_cd)))!.wlt_amt).toBe('30.00');
+
+    // Undone from the far end first, each step gives the money back one year.
+    expect((await undo(p2)).statusCode).toBe(200);
+    const done = await undo(p1);
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await walletOf(kids.Gita))!.wlt_amt).toBe('30.00');
+    expect((await nextYear()).filter((r) => Number(r.prmtn_cd) === p1)).toEqual([]);
+  });
+
+  it("lets a restricted teacher undo only his own sections' promotions, and only while both years are open", async () => {
+    const mine = await promote([{ frm_sec_cd: sec['1H'], to_sec_cd: sec['2H'] }]);
+    const other = await promote([{ frm_sec_cd: sec['1I'], to_sec_cd: sec['2I'] }]);
+    expect([mine.statusCode, other.statusCode]).toEqual([201, 201]);
+    const pMine = Number(mine.json<{ promotions: Row[] }>().promotions[0].prmtn_cd);
+    const pOther = Number(other.json<{ promotions: Row[] }>().promotions[0].prmtn_cd);
+    const account = await f.employee([{ module: 'student', page: 'promotion', buttons: 'view,undo' }], true);
+    // His section is 1H: he teaches a subject there.
+    const subCd = await f.created(f.as(admin, 'subject', 'subject'), '/api/subject/', { sub_nm: `Subject ${tag} H` }, 'sub_cd');
+    await f.created(f.as(admin, 'subject', 'subject_detail'), '/api/subjectDetail/', { cls_cd: cls[0], sec_cd: sec['1H'], sub_cd: subCd, usr_cd: account.usr_cd }, 'sub_dtl_cd');
+    const teacher = f.as(account, 'student', 'promotion');
+    const teacherUndo = (id: number) => call(srv.app, teacher, 'POST', `/api/promotion/${id}/undo`, {});
+
+    const foreign = await teacherUndo(pOther);
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json<{ message: string }>().message).toBe('You can only undo promotions of your own sections.');
+    expect((await nextYear()).filter((r) => Number(r.prmtn_cd) === pOther)).toHaveLength(1);
+
+    await srv.database.db.execute(sql`UPDATE academic SET acdm_sts = false WHERE acdm_cd = ${y2}`);
+    try {
+      const closed = await teacherUndo(pMine);
+      expect(closed.statusCode).toBe(403);
+      expect(closed.json<{ message: string }>().message).toBe(`The academic year ${y2Label} is closed.`);
+      expect((await nextYear()).filter((r) => Number(r.prmtn_cd) === pMine)).toHaveLength(1);
+    } finally {
+      await srv.database.db.execute(sql`UPDATE academic SET acdm_sts = true WHERE acdm_cd = ${y2}`);
+    }
+    const done = await teacherUndo(pMine);
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await nextYear()).filter((r) => Number(r.prmtn_cd) === pMine)).toEqual([]);
   });
 
   it('refuses bad choices with a clear message and writes nothing', async () => {

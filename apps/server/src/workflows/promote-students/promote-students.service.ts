@@ -67,11 +67,18 @@ async function writeStudents(tx: Tx, ctx: RequestContext, move: MovePlan, to: Ye
   return out.sort((a, b) => (a.stud_roll_nmb ?? 1e9) - (b.stud_roll_nmb ?? 1e9) || a.stud_fs_nm.localeCompare(b.stud_fs_nm));
 }
 
+interface Moved {
+  oldCd: number;
+  newCd: number;
+  name: string;
+  prmtnCd: number;
+}
+
 /**
  * A balance left in last year's wallet follows the child: 'Carried Forward' out of the old wallet and into a
  * new wallet of the new year's row, in the promotion's transaction (both movements or neither).
  */
-async function carryWallets(tx: Tx, ctx: RequestContext, from: YearInfo, to: YearInfo, moved: { oldCd: number; newCd: number; name: string }[]): Promise<PromotionResult['carried']> {
+async function carryWallets(tx: Tx, ctx: RequestContext, from: YearInfo, to: YearInfo, moved: Moved[]): Promise<PromotionResult['carried']> {
   if (moved.length === 0) return [];
   const wallets = await rows<{ wlt_cd: number; stud_cd: number }>(
     tx,
@@ -91,8 +98,11 @@ async function carryWallets(tx: Tx, ctx: RequestContext, from: YearInfo, to: Yea
           RETURNING wlt_cd AS id`,
     );
     await writeAudit(tx, ctx, walletEntity, 'POST', Number(id), null, { wlt_cd: Number(id), stud_cd: m.newCd, acdm_cd: to.acdm_cd, wlt_amt: '0.00' });
-    await moveWallet(tx, ctx, { wltCd: old.wlt_cd, type: 'Carried Forward', paise: -old.paise, reason: `Carried forward to ${to.label}` });
-    await moveWallet(tx, ctx, { wltCd: Number(id), type: 'Carried Forward', paise: old.paise, reason: `Carried forward from ${from.label}` });
+    const out = await moveWallet(tx, ctx, { wltCd: old.wlt_cd, type: 'Carried Forward', paise: -old.paise, reason: `Carried forward to ${to.label}` });
+    const into = await moveWallet(tx, ctx, { wltCd: Number(id), type: 'Carried Forward', paise: old.paise, reason: `Carried forward from ${from.label}` });
+    // The undo gives the money back to the wallet named here, whatever became of the admission number.
+    await tx.execute(sql`UPDATE wallet_transaction SET prmtn_cd = ${m.prmtnCd} WHERE wlt_txn_cd = ${out.wlt_txn_cd}`);
+    await tx.execute(sql`UPDATE wallet_transaction SET prmtn_cd = ${m.prmtnCd}, src_wlt_cd = ${old.wlt_cd} WHERE wlt_txn_cd = ${into.wlt_txn_cd}`);
     carried.push({ stud_fs_nm: m.name, amount: fromPaise(old.paise) });
   }
   return carried;
@@ -118,7 +128,7 @@ export async function promoteStudents(db: Db, ctx: RequestContext, input: Promot
       }
       const today = localDateTime().date;
       const promotions: PromotedSection[] = [];
-      const moved: { oldCd: number; newCd: number; name: string }[] = [];
+      const moved: Moved[] = [];
       for (const m of plan.moves) {
         if (m.moving.length === 0) continue;
         const [{ id }] = await rows<{ id: number }>(
@@ -141,7 +151,7 @@ export async function promoteStudents(db: Db, ctx: RequestContext, input: Promot
           prmtn_roll: plan.roll,
         });
         const newByAdm = new Map(students.map((s) => [s.stud_adm_cd.toLowerCase(), s.stud_cd]));
-        for (const s of m.moving) moved.push({ oldCd: s.stud_cd, newCd: newByAdm.get(s.stud_adm_cd.toLowerCase())!, name: s.stud_fs_nm });
+        for (const s of m.moving) moved.push({ oldCd: s.stud_cd, newCd: newByAdm.get(s.stud_adm_cd.toLowerCase())!, name: s.stud_fs_nm, prmtnCd });
         promotions.push({ prmtn_cd: prmtnCd, from: sectionName(m.from), to: sectionName(m.to), prmtn_stud_cnt: students.length, students });
       }
       const carried = await carryWallets(tx, ctx, plan.from, plan.to, moved);

@@ -74,13 +74,23 @@ export async function instituteYears(db: DbOrTx, instCd: number): Promise<YearIn
   return list.map((y) => ({ ...y, acdm_cd: Number(y.acdm_cd), acdm_strt_yr: Number(y.acdm_strt_yr), acdm_end_yr: Number(y.acdm_end_yr), label: yearLabel(Number(y.acdm_strt_yr), Number(y.acdm_end_yr)) }));
 }
 
-/** Both years the institute's, open to the user (a closed year only for an admin, as everywhere), to after from. */
+/** A closed year is an admin's only, as everywhere. */
+export function mustBeOpen(ctx: RequestContext, y: YearInfo): void {
+  if (!y.acdm_sts && !ctx.user.is_admin) throw forbidden(`The academic year ${y.label} is closed.`);
+}
+
+/** Under 'his students only': the sections mapped to the user in the year the children are promoted from. */
+export async function ownSections(db: DbOrTx, ctx: RequestContext, fromAcdmCd: number): Promise<Set<number>> {
+  return new Set((await sectionChoices(db, { ...ctx, acdmCd: fromAcdmCd })).map((s) => Number(s.sec_cd)));
+}
+
+/** Both years the institute's, open to the user, to after from. */
 async function yearsOf(db: DbOrTx, ctx: RequestContext, input: PromoteStudentsInput): Promise<{ from: YearInfo; to: YearInfo }> {
   const years = await instituteYears(db, ctx.instCd);
   const pick = (cd: number, label: string): YearInfo => {
     const y = years.find((x) => x.acdm_cd === cd);
     if (!y) throw badRequest(`'${label}' is not a valid choice.`, [{ field: label === 'From Year' ? 'frm_acdm_cd' : 'to_acdm_cd', message: `'${label}' is not a valid choice.` }]);
-    if (!y.acdm_sts && !ctx.user.is_admin) throw forbidden(`The academic year ${y.label} is closed.`);
+    mustBeOpen(ctx, y);
     return y;
   };
   const from = pick(input.frm_acdm_cd, 'From Year');
@@ -116,8 +126,7 @@ export async function planPromotion(db: DbOrTx, ctx: RequestContext, input: Prom
     return { m, f, t };
   });
   if (ctx.dataChk) {
-    // His own sections as mapped in the year the children are promoted from.
-    const own = new Set((await sectionChoices(db, { ...ctx, acdmCd: from.acdm_cd })).map((s) => s.sec_cd));
+    const own = await ownSections(db, ctx, from.acdm_cd);
     const foreign = pairs.find((p) => !own.has(p.f.sec_cd));
     if (foreign) throw forbidden('You can only promote students of your own sections.');
   }
