@@ -58,7 +58,7 @@ function LendBooksDesk({ mode }: { mode: DeskMode }): JSX.Element {
   const [due, setDue] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const barcodeRef = useRef<HTMLInputElement>(null);
-  // One key per attempt: a double click or a retry after a lost answer gives the first issue back.
+  // One key per attempt: a double click or a retry after a lost answer gives the first issue or return back.
   const attempt = useRef<string>(crypto.randomUUID());
 
   const hits = useQuery({
@@ -153,15 +153,15 @@ function LendBooksDesk({ mode }: { mode: DeskMode }): JSX.Element {
       const n = cartCopies(cart);
       toast.success(
         issue
-          ? t('lend.issued', { defaultValue: '{{count}} book(s) issued to {{name}}.', count: n, name: stock.data.holder.name })
-          : t('lend.returned', { defaultValue: '{{count}} book(s) returned by {{name}}.', count: n, name: stock.data.holder.name }),
+          ? t('lend.issued', { defaultValue: '{{n}} book(s) issued to {{name}}.', n, name: stock.data.holder.name })
+          : t('lend.returned', { defaultValue: '{{n}} book(s) returned by {{name}}.', n, name: stock.data.holder.name }),
       );
       queryClient.setQueryData(stockKey, res.stock);
       for (const name of changedLists) void queryClient.invalidateQueries({ queryKey: listQueryKey(name) });
       resetDesk();
       barcodeRef.current?.focus();
     } catch (e) {
-      // The client has shown the server's sentence; a refused issue gets a new key for the next try.
+      // The client has shown the server's sentence; a refused issue or return gets a new key for the next try.
       if (!(e instanceof HttpError)) throw e;
       if (e.status >= 400 && e.status < 500) attempt.current = crypto.randomUUID();
       void stock.refetch();
@@ -176,7 +176,7 @@ function LendBooksDesk({ mode }: { mode: DeskMode }): JSX.Element {
         {formatDate(d)}
         {late > 0 && (
           <Badge ml={6} color="red" size="sm" variant="filled">
-            {t('lend.overdue_days', { defaultValue: 'Overdue {{count}} days', count: late })}
+            {t('lend.overdue_days', { defaultValue: 'Overdue {{n}} days', n: late })}
           </Badge>
         )}
       </Text>
@@ -371,8 +371,8 @@ function LendBooksDesk({ mode }: { mode: DeskMode }): JSX.Element {
                   data-testid="lend-submit"
                 >
                   {issue
-                    ? t('lend.issue', { defaultValue: 'Issue {{count}} book(s)', count: cartCopies(cart) })
-                    : t('lend.return', { defaultValue: 'Return {{count}} book(s)', count: cartCopies(cart) })}
+                    ? t('lend.issue', { defaultValue: 'Issue {{n}} book(s)', n: cartCopies(cart) })
+                    : t('lend.return', { defaultValue: 'Return {{n}} book(s)', n: cartCopies(cart) })}
                 </Button>
               )}
             </Group>

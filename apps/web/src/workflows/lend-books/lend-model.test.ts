@@ -27,11 +27,11 @@ describe('the library desk model', () => {
     expect(setQty(cart, 7, Number.NaN)[0].qty).toBe(1);
   });
 
-  it('sends an issue with its due date and key, a return without them; a scan without its spaces', () => {
+  it('sends an issue with its due date and key, a return with its key only; a scan without its spaces', () => {
     const cart = addToCart(addToCart([], wings), wings);
     const holder = { usr_typ: 'Student' as const, usr_cd: 11 };
     expect(deskBody('issue', holder, cart, '2026-12-01', 'k-123456')).toEqual({ usr_typ: 'Student', usr_cd: 11, books: [{ bk_cd: 7, qty: 2 }], due_dt: '2026-12-01', idempotency_key: 'k-123456' });
-    expect(deskBody('return', holder, cart, '2026-12-01', 'k-123456')).toEqual({ usr_typ: 'Student', usr_cd: 11, books: [{ bk_cd: 7, qty: 2 }] });
+    expect(deskBody('return', holder, cart, '2026-12-01', 'k-123456')).toEqual({ usr_typ: 'Student', usr_cd: 11, books: [{ bk_cd: 7, qty: 2 }], idempotency_key: 'k-123456' });
     expect(scannedCode('  WF-1\n')).toBe('WF-1');
   });
 });

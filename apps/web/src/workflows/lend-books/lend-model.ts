@@ -68,7 +68,8 @@ export const overMax = (cart: readonly CartLine[]): CartLine[] => cart.filter((l
 
 export function deskBody(mode: DeskMode, holder: Pick<HolderHit, 'usr_typ' | 'usr_cd'>, cart: readonly CartLine[], due: string | null, key: string) {
   const base = { usr_typ: holder.usr_typ, usr_cd: holder.usr_cd, books: cart.map((l) => ({ bk_cd: l.bk_cd, qty: l.qty })) };
-  return mode === 'issue' ? { ...base, due_dt: due, idempotency_key: key } : base;
+  // A return carries the attempt's key too: a retry after a lost answer must not take the books back twice.
+  return mode === 'issue' ? { ...base, due_dt: due, idempotency_key: key } : { ...base, idempotency_key: key };
 }
 
 /** A scanner types the code and Enter; spaces around it are the scanner's, not the code's. */
