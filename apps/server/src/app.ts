@@ -40,6 +40,7 @@ import { registerMarkListRoutes } from './workflows/mark-list/mark-list.handler'
 import { registerOnlinePaymentRoutes } from './workflows/online-payment/online-payment.handler';
 import { registerRollYearOverRoutes } from './workflows/roll-year-over/roll-year-over.handler';
 import { registerPromoteStudentsRoutes } from './workflows/promote-students/promote-students.handler';
+import { registerSaveSettingsRoutes } from './workflows/setting/save-settings.handler';
 import { registerSettingRoutes } from './workflows/setting/setting.handler';
 import { registerUserPermissionRoutes } from './workflows/user-permission/user-permission.handler';
 
@@ -147,6 +148,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   await registerAuthRoutes(app, db, cfg);
   registerUserPermissionRoutes(app, db);
   registerSettingRoutes(app, db);
+  registerSaveSettingsRoutes(app, db);
   registerDashboardRoutes(app, db);
   registerCollectFeeRoutes(app, db);
   registerCancelFeeRoutes(app, db);

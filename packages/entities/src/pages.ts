@@ -111,7 +111,7 @@ export const pages: readonly PageDef[] = [
   p('class_section', 'class_group', 'Class Group', 'class_group'),
   p('class_section', 'timetable', 'Timetable', 'section_timetable'),
   // institute
-  p('institute', 'profile', 'Institute Profile', 'institute', ['active']),
+  p('institute', 'profile', 'Institute Profile', 'institute', ['active', 'settings']),
   p('institute', 'user_institute', 'Employee Mapping', 'user_institute', ['active']),
   p('institute', 'academic', 'Academic Year', 'academic', ['active']),
   p('institute', 'migration', 'Migration', 'migration', ['rollback']),

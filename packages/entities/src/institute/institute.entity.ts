@@ -1,4 +1,8 @@
-import { bool, code, defineEntity, select, text } from '../define';
+import { bool, code, defineEntity, number, select, text } from '../define';
+
+// The dialog cannot start from the stored values (it starts only from row fields of the same name), so a
+// blank input means 'keep what is set', and says so.
+const KEEP = 'Leave blank to keep the current value';
 
 export const institute = defineEntity({
   name: 'institute',
@@ -26,5 +30,24 @@ export const institute = defineEntity({
     inst_adr2: text({ label: 'Address Line 2', max: 200 }),
   },
   toggles: [{ button: 'active', label: 'Active', field: 'is_active' }],
+  // The institute's settings the workflows read (workflows/setting): each input is one setting code in lower
+  // case. The secret is written, never shown: no row field carries it, so the dialog never prefills it.
+  workflowButtons: [
+    {
+      button: 'settings',
+      label: 'Settings',
+      path: 'settings',
+      target: 'path',
+      confirm: 'Change the settings of {{title}}. A blank input keeps the current value.',
+      done: 'The settings of {{title}} are saved.',
+      inputs: {
+        admn_no_ptrn: text({ label: 'Admission Number Pattern', max: 60, placeholder: KEEP }),
+        lib_max_books_student: number({ label: 'Books a Student May Hold', min: 1, max: 100, placeholder: KEEP }),
+        lib_max_books_employee: number({ label: 'Books an Employee May Hold', min: 1, max: 100, placeholder: KEEP }),
+        lib_loan_days: number({ label: 'Loan Days', min: 1, max: 365, placeholder: KEEP }),
+        pay_webhook_secret: text({ label: 'Payment Webhook Secret', max: 200, placeholder: KEEP }),
+      },
+    },
+  ],
   defaultSort: { field: 'inst_nm', dir: 'asc' },
 });
