@@ -136,9 +136,16 @@ describe.skipIf(!browserAvailable())('the library desk, as the administrator (Ch
     await scan(page, book.bk_barcd);
     await page.getByTestId('lend-cart').getByText(book.bk_nm, { exact: true }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(SHOTS, 'return-desk-1366.png'), fullPage: true });
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/bookcheckin/return'));
     await page.getByTestId('lend-submit').click();
     await expect.poll(async () => (await toasts(page).allTextContents()).join(' | '), { timeout: 15_000 }).toContain(`1 book(s) returned by ${reader.name}.`);
     await expect.poll(async () => page.getByTestId('lend-held').textContent(), { timeout: 10_000 }).toContain('No book out.');
+    // The desk's return carries its attempt key: the same request again (a lost answer retried) is the first return.
+    const body = JSON.parse((await sent).postData() ?? '{}') as { idempotency_key?: string };
+    expect(body.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    const replay = await api<{ repeated: boolean }>(env.baseUrl, s, 'POST', '/api/bookcheckin/return', { module: 'library', page: 'book_checkin' }, body);
+    expect(replay.status).toBe(200);
+    expect(replay.json.repeated).toBe(true);
 
     const stock = await api<{ rows: { bk_cd: number }[] }>(env.baseUrl, s, 'GET', `/api/bookcheckinoutsummary/?f_usr_bk_stk_usr_cd=${reader.usr_cd}&f_usr_bk_stk_usr_typ=Student`, STOCK);
     expect(stock.json.rows).toEqual([]);
