@@ -151,6 +151,125 @@ describe.each(backends)('online payment requests on %s', (backend) => {
     expect((await act(clerk, id, { oln_pay_acpt_sts: 'Accepted' })).statusCode).toBe(200);
   });
 
+  const onlineTenderRow = async () =>
+    (await rows<{ tnd_typ_cd: number; fld: string | null; sts: boolean; ver: number }>(
+      srv.database.db,
+      sql`SELECT tnd_typ_cd, tnd_typ_fld_val AS fld, tnd_typ_sts AS sts, row_ver AS ver FROM tender_type WHERE inst_cd = ${w.admin.instCd} AND lower(tnd_typ_nm) = 'online'`,
+    ))[0];
+
+  it("never edits the office's 'Online' tender: turned off or without a reference field it refuses, naming the fix", async () => {
+    const stud = await w.student(w.secA);
+    const id = await request(stud, '100.00');
+    // Made on first use (it was missing), asking for the transaction id.
+    expect((await act(office, id, { oln_pay_acpt_sts: 'Accepted' })).statusCode).toBe(200);
+    const made = await onlineTenderRow();
+    expect(made).toMatchObject({ fld: 'Transaction Id', sts: true });
+    const tenders = w.as(w.admin, 'fee', 'tender_type');
+    const setTender = async (changes: Row) => {
+      const cur = (await call(srv.app, tenders, 'GET', `/api/tender_type/${made.tnd_typ_cd}`)).json<Row>();
+      const res = await call(srv.app, tenders, 'PUT', `/api/tender_type/${made.tnd_typ_cd}`, { row_ver: cur.row_ver, ...changes });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    try {
+      await setTender({ tnd_typ_sts: false });
+      const off = await onlineTenderRow();
+      const id2 = await request(stud, '100.00');
+      const refused = await act(office, id2, { oln_pay_acpt_sts: 'Accepted' });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json<{ message: string }>().message).toBe("The tender type 'Online' is turned off. Turn it on in Tender Type to accept online payments.");
+      expect(await onlineTenderRow()).toEqual(off);
+      expect(await get(id2)).toMatchObject({ oln_pay_acpt_sts: 'Pending', fee_coll_cd: null });
+
+      await setTender({ tnd_typ_sts: true, tnd_typ_fld_val: '' });
+      const bare = await onlineTenderRow();
+      const noRef = await act(office, id2, { oln_pay_acpt_sts: 'Accepted' });
+      expect(noRef.statusCode).toBe(409);
+      expect(noRef.json<{ message: string }>().message).toContain("Fill its 'Reference Field'");
+      expect(await onlineTenderRow()).toEqual(bare);
+      expect((await bills(stud)).length).toBe(1);
+    } finally {
+      await setTender({ tnd_typ_sts: true, tnd_typ_fld_val: 'Transaction Id' });
+    }
+  });
+
+  it('one transaction id is one payment in the institute: another year refuses it on create, edit and accept', async () => {
+    const txn = `pay_${w.next()}`;
+    const stud = await w.student(w.secA);
+    await request(stud, '100.00', txn);
+    const oldStud = await w.student(w.secA, undefined, w.lastYear);
+    const lastYear = w.as(w.admin, 'fee', 'request', w.lastYear);
+    const body = (t: string) => ({ stud_cd: oldStud, oln_pay_txn_id: t, oln_pay_txn_dt: '2026-07-01', oln_pay_tot_amt: '100.00' });
+    const again = await call(srv.app, lastYear, 'POST', '/api/online_payment_request/', body(txn.toUpperCase()));
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ message: string }>().message).toBe(`Transaction Id '${txn.toUpperCase()}' already exists in another academic year.`);
+    const other = await w.created(lastYear, '/api/online_payment_request/', body(`pay_${w.next()}`), 'oln_pay_cd');
+    const cur = (await call(srv.app, lastYear, 'GET', `/api/online_payment_request/${other}`)).json<Row>();
+    const edit = await call(srv.app, lastYear, 'PUT', `/api/online_payment_request/${other}`, { row_ver: cur.row_ver, oln_pay_txn_id: txn });
+    expect(edit.statusCode).toBe(409);
+    expect(edit.json<{ message: string }>().message).toBe(`Transaction Id '${txn}' already exists in another academic year.`);
+
+    // A pair typed before this rule (straight into the table): the second acceptance is refused.
+    const txn2 = `pay_${w.next()}`;
+    const first = await request(stud, '100.00', txn2);
+    const [{ oln_pay_cd: legacy }] = await rows<{ oln_pay_cd: number }>(
+      srv.database.db,
+      sql`INSERT INTO online_payment_request (stud_cd, oln_pay_txn_id, oln_pay_txn_dt, oln_pay_tot_amt, oln_pay_acpt_sts, oln_pay_src, inst_cd, acdm_cd)
+          VALUES (${oldStud}, ${txn2}, '2026-07-01', 100, 'Pending', 'Office', ${w.admin.instCd}, ${w.lastYear}) RETURNING oln_pay_cd`,
+    );
+    expect((await act(office, first, { oln_pay_acpt_sts: 'Accepted' })).statusCode).toBe(200);
+    const billNo = String((await get(first)).oln_pay_bill_no);
+    const twice = await act(lastYear, Number(legacy), { oln_pay_acpt_sts: 'Accepted' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json<{ message: string }>().message).toBe(`The transaction ${txn2} is already billed (bill ${billNo}); this payment cannot be accepted again.`);
+    expect(await bills(oldStud)).toEqual([]);
+  });
+
+  it.runIf(backend === 'postgres')('one transaction id typed in two years at once is recorded once', async () => {
+    const txn = `pay_${w.next()}`;
+    const stud = await w.student(w.secA);
+    const oldStud = await w.student(w.secA, undefined, w.lastYear);
+    const post = (s: Session, st: number) =>
+      call(srv.app, s, 'POST', '/api/online_payment_request/', { stud_cd: st, oln_pay_txn_id: txn, oln_pay_txn_dt: '2026-07-01', oln_pay_tot_amt: '10.00' });
+    const all = await Promise.all([post(office, stud), post(w.as(w.admin, 'fee', 'request', w.lastYear), oldStud), post(office, stud), post(w.as(w.admin, 'fee', 'request', w.lastYear), oldStud)]);
+    expect(all.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    expect((await rows(srv.database.db, sql`SELECT 1 FROM online_payment_request WHERE lower(oln_pay_txn_id) = lower(${txn})`)).length).toBe(1);
+  });
+
+  it('cancelling the bill of an accepted payment puts it back to Pending; undo re-links it only while it is still Pending', async () => {
+    const collected = w.as(w.admin, 'fee', 'fee_collected');
+    const cancel = (feeCollCd: number) => call(srv.app, collected, 'POST', '/api/fee/CollectedFee/cancel', { fee_coll_cd: feeCollCd, reason: 'Wrong fees chosen' });
+    const undo = (feeCollCd: number) => call(srv.app, collected, 'POST', '/api/fee/CollectedFee/undo-cancel', { fee_coll_cd: feeCollCd });
+    const stud = await w.student(w.secA);
+    const txn = `pay_${w.next()}`;
+    const id = await request(stud, '300.00', txn);
+    expect((await act(office, id, { oln_pay_acpt_sts: 'Accepted' })).statusCode).toBe(200);
+    const [b1] = await bills(stud);
+
+    expect((await cancel(b1.fee_coll_cd)).statusCode).toBe(200);
+    expect(await get(id)).toMatchObject({ oln_pay_acpt_sts: 'Pending', oln_pay_bill_no: null });
+    const back = await undo(b1.fee_coll_cd);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(await get(id)).toMatchObject({ oln_pay_acpt_sts: 'Accepted', oln_pay_bill_no: String(b1.no), fee_coll_cd: Number(b1.fee_coll_cd) });
+
+    // Cancelled again and accepted on a new bill: the old bill can no longer come back (one payment, one bill).
+    expect((await cancel(b1.fee_coll_cd)).statusCode).toBe(200);
+    expect((await act(office, id, { oln_pay_acpt_sts: 'Accepted', lines: [{ fee_cd: w.tuition2, amount: '300.00' }] })).statusCode).toBe(200);
+    const b2 = (await bills(stud))[1];
+    const stale = await undo(b1.fee_coll_cd);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json<{ message: string }>().message).toBe(`Bill ${b1.no} cannot be restored: its online payment ${txn} has been accepted on another bill.`);
+    expect(await get(id)).toMatchObject({ oln_pay_acpt_sts: 'Accepted', fee_coll_cd: Number(b2.fee_coll_cd) });
+
+    // Cancelled and then rejected: restoring the bill would bill a refused payment.
+    expect((await cancel(b2.fee_coll_cd)).statusCode).toBe(200);
+    expect((await act(office, id, { oln_pay_acpt_sts: 'Rejected', reason: 'Refunded by the bank' })).statusCode).toBe(200);
+    const rejected = await undo(b2.fee_coll_cd);
+    expect(rejected.statusCode).toBe(409);
+    expect(rejected.json<{ message: string }>().message).toBe(`Bill ${b2.no} cannot be restored: its online payment ${txn} has been rejected.`);
+    const sts = await rows<{ sts: string }>(srv.database.db, sql`SELECT fee_coll_sts AS sts FROM fee_collection_bill WHERE stud_cd = ${stud} ORDER BY fee_coll_cd`);
+    expect(sts.map((r) => r.sts)).toEqual(['Cancelled', 'Cancelled']);
+  });
+
   it.runIf(backend === 'postgres')('5 clerks accepting one request at once write one bill', async () => {
     const stud = await w.student(w.secA);
     const id = await request(stud, '700.00');
@@ -231,12 +350,53 @@ describe.each(backends)('online payment requests on %s', (backend) => {
       const unknown = `pay_${w.next()}`;
       const nobody = await hook(body(unknown, { admission_no: 'NO-SUCH-1' }));
       expect(nobody.statusCode).toBe(422);
-      expect(nobody.json<{ message: string }>().message).toBe("No student has the admission number 'NO-SUCH-1' in the current academic year.");
+      expect(nobody.json<{ message: string }>().message).toBe("No student has the admission number 'NO-SUCH-1' in an active academic year.");
       expect(await count(unknown)).toEqual([]);
       const bad = await hook(body(`pay_${w.next()}`, { amount: '-5' }));
       expect(bad.statusCode).toBe(400);
       const notJson = await hook('{"institute": 1,');
       expect(notJson.statusCode).toBe(400);
+    });
+
+    it("keeps what the gateway signed: student, transaction id, date and amount of a 'Gateway' request are not editable", async () => {
+      const txn = `pay_${w.next()}`;
+      const res = await hook(body(txn));
+      expect(res.statusCode, res.body).toBe(201);
+      const id = Number(res.json<Row>().oln_pay_cd);
+      const other = await w.student(w.secA);
+      for (const change of [{ oln_pay_tot_amt: '15000.00' }, { stud_cd: other }, { oln_pay_txn_id: `pay_${w.next()}` }, { oln_pay_txn_dt: '2026-07-03' }]) {
+        const put = await call(srv.app, office, 'PUT', `/api/online_payment_request/${id}`, { row_ver: (await get(id)).row_ver, ...change });
+        expect(put.statusCode).toBe(409);
+        expect(put.json<{ message: string }>().message).toBe(`Payment ${txn} came from the payment gateway; its student, transaction id, date and amount cannot be changed. Accept or reject it.`);
+      }
+      expect(await get(id)).toMatchObject({ stud_cd: stud, oln_pay_tot_amt: '1500.00', oln_pay_txn_id: txn, oln_pay_txn_dt: '2026-07-02', oln_pay_acpt_sts: 'Pending' });
+    });
+
+    it('finds the child in every active year: one not promoted yet, and a promoted child paying last year\'s arrears', async () => {
+      await w.lastYearFee();
+      await srv.database.db.execute(sql`UPDATE academic SET acdm_sts = true WHERE acdm_cd = ${w.lastYear}`);
+      try {
+        const notYet = `WEB${w.next()}`;
+        const old = await w.student(w.secA, undefined, w.lastYear, notYet);
+        const t1 = `pay_${w.next()}`;
+        const r1 = await hook(body(t1, { admission_no: notYet, amount: '2000.00' }));
+        expect(r1.statusCode, r1.body).toBe(201);
+        expect(await count(t1)).toEqual([expect.objectContaining({ stud_cd: old, acdm_cd: w.lastYear })]);
+
+        const promoted = `WEB${w.next()}`;
+        const before = await w.student(w.secA, undefined, w.lastYear, promoted);
+        const now = await w.student(w.secA, undefined, w.thisYear, promoted);
+        // 5000.00 of last year's arrears: paid there first.
+        const t2 = `pay_${w.next()}`;
+        expect((await hook(body(t2, { admission_no: promoted, amount: '5000.00' }))).statusCode).toBe(201);
+        expect(await count(t2)).toEqual([expect.objectContaining({ stud_cd: before, acdm_cd: w.lastYear })]);
+        // More than the arrears: only this year's dues can take it.
+        const t3 = `pay_${w.next()}`;
+        expect((await hook(body(t3, { admission_no: promoted, amount: '9000.00' }))).statusCode).toBe(201);
+        expect(await count(t3)).toEqual([expect.objectContaining({ stud_cd: now, acdm_cd: w.thisYear })]);
+      } finally {
+        await srv.database.db.execute(sql`UPDATE academic SET acdm_sts = false WHERE acdm_cd = ${w.lastYear}`);
+      }
     });
 
     it('never shows the secret through the settings API', async () => {

@@ -11,6 +11,7 @@ import { toPaise } from '../../lib/paise';
 import { billReceipt, studentFor, type Receipt } from '../collect-fee/collect-fee.handler';
 import { studentDues } from '../collect-fee/fee-dues';
 import { creditCancelledBill, debitRestoredBill } from '../collect-fee/wallet-tender';
+import { lockPaymentOfBill, relinkPaymentOfBill, reopenPaymentOfBill } from '../online-payment/payment-transaction';
 import { cancelBillSchema, undoCancelSchema } from './cancel-fee.schema';
 
 const billEntity = entity('collected_fee');
@@ -18,19 +19,20 @@ const cancelEntity = entity('cancel_fee');
 const collectedPages = [{ module: 'fee', page: 'fee_collected' }] as const;
 
 /**
- * The bill locked for a status change, after its student (the same order as collecting, so a cancel and a
- * collection for one child never wait on each other crosswise).
+ * The bill locked for a status change, after its online payment if it has one and its student (the order
+ * accepting a payment and collecting use, so a cancel never waits on either crosswise).
  */
 async function lockedBill(tx: Tx, ctx: RequestContext, feeCollCd: number) {
   const peek = await getRow(tx, billEntity, ctx, feeCollCd);
+  const payment = await lockPaymentOfBill(tx, ctx, feeCollCd);
   await studentFor(tx, { ...ctx, dataChk: false }, Number(peek.stud_cd), true);
-  return getRow(tx, billEntity, ctx, feeCollCd, true);
+  return { bill: await getRow(tx, billEntity, ctx, feeCollCd, true), payment };
 }
 
 /** Cancel: the bill and its lines turn Cancelled (their amounts are due again) and a cancel_fee row records why. */
 export async function cancelBill(db: Db, ctx: RequestContext, feeCollCd: number, reason: string): Promise<Receipt> {
   return db.transaction(async (tx) => {
-    const bill = await lockedBill(tx, ctx, feeCollCd);
+    const { bill, payment } = await lockedBill(tx, ctx, feeCollCd);
     if (bill.fee_coll_sts === 'Cancelled') throw conflict(`Bill ${String(bill.fee_coll_bill_no)} is already cancelled.`);
     await tx.execute(sql`UPDATE fee_collection_bill SET fee_coll_sts = 'Cancelled', row_ver = row_ver + 1, updt_by = ${ctx.user.usr_cd}, updt_dt = now() WHERE fee_coll_cd = ${feeCollCd}`);
     await tx.execute(sql`UPDATE fee_collection_line SET fee_coll_dtl_sts = 'Cancelled', row_ver = row_ver + 1, updt_by = ${ctx.user.usr_cd}, updt_dt = now() WHERE fee_coll_cd = ${feeCollCd}`);
@@ -44,6 +46,8 @@ export async function cancelBill(db: Db, ctx: RequestContext, feeCollCd: number,
     );
     // Paid from the wallet: the money goes back into it with the cancellation (student, bill, then wallet locked).
     await creditCancelledBill(tx, ctx, { fee_coll_cd: feeCollCd, bill_no: Number(bill.fee_coll_bill_no) });
+    // Accepted online: the payment is back to Pending, to be accepted again (or rejected), never stranded.
+    await reopenPaymentOfBill(tx, ctx, payment, feeCollCd);
     const after = await billReceipt(tx, { ...ctx, dataChk: false }, feeCollCd);
     await writeAudit(tx, ctx, billEntity, 'CANCEL', feeCollCd, bill, after.bill);
     await writeAudit(tx, ctx, cancelEntity, 'POST', Number(id), null, { fee_cncl_fee_cd: feeCollCd, fee_cncl_rsn: reason });
@@ -57,8 +61,10 @@ export async function cancelBill(db: Db, ctx: RequestContext, feeCollCd: number,
  */
 export async function undoCancel(db: Db, ctx: RequestContext, feeCollCd: number): Promise<Receipt> {
   return db.transaction(async (tx) => {
-    const bill = await lockedBill(tx, ctx, feeCollCd);
+    const { bill, payment } = await lockedBill(tx, ctx, feeCollCd);
     if (bill.fee_coll_sts !== 'Cancelled') throw conflict(`Bill ${String(bill.fee_coll_bill_no)} is not cancelled.`);
+    // First, for the clearer refusal: a payment accepted again since would otherwise be billed twice.
+    await relinkPaymentOfBill(tx, ctx, payment, bill);
     const dues = await studentDues(tx, ctx.instCd, Number(ctx.acdmCd), Number(bill.stud_cd));
     const lines = await rows<{ fee_cd: number | null; fee_grp_cd: number; kind: string; amt: string }>(
       tx,

@@ -12,18 +12,20 @@ import { billReceipt, collectFeeInTx, studentFor, type Receipt } from '../collec
 import { studentDues } from '../collect-fee/fee-dues';
 import { oldestDueFirst, sumOf, type AllocatedLines } from './allocate-payment';
 import { parseTakeAction, takeActionButton, type TakeActionInput } from './online-payment.schema';
+import { lockTransactionId, ONLINE_TENDER, refuseTakenTransactionId, sameTransaction } from './payment-transaction';
 import { registerWebhookRoute } from './payment-webhook';
 
 const requestEntity = entity('online_payment_request');
 const requestPages = [{ module: 'fee', page: 'request' }] as const;
 
-/** The tender an accepted online payment is billed under; its reference is the gateway's transaction id. */
-export const ONLINE_TENDER = 'Online';
 const ONLINE_REFERENCE = 'Transaction Id';
 
 export const ALREADY_ACCEPTED = 'This payment is already accepted.';
 const ALREADY_REJECTED = 'This payment is already rejected.';
 const REASON_NEEDED = 'Please give the reason for rejecting.';
+
+/** What the gateway signed: on a 'Gateway' request the office may not change them, only accept or reject. */
+const GATEWAY_FIELDS = ['stud_cd', 'oln_pay_txn_id', 'oln_pay_txn_dt', 'oln_pay_tot_amt'] as const;
 
 export interface ActionResult {
   request: Row;
@@ -33,9 +35,9 @@ export interface ActionResult {
 }
 
 /**
- * The institute's 'Online' tender, made when it is missing (a school that never set one up still accepts
- * payments). It must ask for a reference, or the bill would drop the transaction id: one that does not is
- * given 'Transaction Id'.
+ * The institute's 'Online' tender. Made (asking for the transaction id) only when the school never set one
+ * up; one that exists is the office's setting and is never changed here: turned off, or not asking for a
+ * reference (the bill would lose the transaction id), it refuses the acceptance with what to fix.
  */
 async function onlineTender(tx: Tx, ctx: RequestContext): Promise<number> {
   await tx.execute(
@@ -44,12 +46,13 @@ async function onlineTender(tx: Tx, ctx: RequestContext): Promise<number> {
         WHERE NOT EXISTS (SELECT 1 FROM tender_type WHERE inst_cd = ${ctx.instCd} AND lower(tnd_typ_nm) = lower(${ONLINE_TENDER}))
         ON CONFLICT DO NOTHING`,
   );
-  const [t] = await rows<{ tnd_typ_cd: number; fld: string | null }>(
+  const [t] = await rows<{ tnd_typ_cd: number; nm: string; fld: string | null; active: boolean }>(
     tx,
-    sql`SELECT tnd_typ_cd, tnd_typ_fld_val AS fld FROM tender_type WHERE inst_cd = ${ctx.instCd} AND lower(tnd_typ_nm) = lower(${ONLINE_TENDER})`,
+    sql`SELECT tnd_typ_cd, tnd_typ_nm AS nm, tnd_typ_fld_val AS fld, tnd_typ_sts AS active FROM tender_type WHERE inst_cd = ${ctx.instCd} AND lower(tnd_typ_nm) = lower(${ONLINE_TENDER})`,
   );
+  if (!t.active) throw conflict(`The tender type '${t.nm}' is turned off. Turn it on in Tender Type to accept online payments.`);
   if (!(t.fld ?? '').trim()) {
-    await tx.execute(sql`UPDATE tender_type SET tnd_typ_fld_val = ${ONLINE_REFERENCE}, row_ver = row_ver + 1, updt_by = ${ctx.user.usr_cd}, updt_dt = now() WHERE tnd_typ_cd = ${t.tnd_typ_cd}`);
+    throw conflict(`The tender type '${t.nm}' asks for no reference, so the bill would not show the transaction id. Fill its 'Reference Field' (for example '${ONLINE_REFERENCE}') in Tender Type.`);
   }
   return Number(t.tnd_typ_cd);
 }
@@ -99,6 +102,12 @@ export async function takeAction(db: Db, ctx: RequestContext, olnPayCd: number, 
       return { request: after, receipt: null, repeated: false };
     }
 
+    // One bank payment is billed once: another request of the institute (any year) accepted with this
+    // transaction id refuses this one. The lock keeps two such requests from being accepted at once.
+    const txn = String(req.oln_pay_txn_id);
+    await lockTransactionId(tx, ctx.instCd, txn);
+    const billed = (await sameTransaction(tx, ctx.instCd, txn, olnPayCd)).find((r) => r.sts === 'Accepted');
+    if (billed) throw conflict(`The transaction ${txn} is already billed (bill ${String(billed.bill_no)}); this payment cannot be accepted again.`);
     const tender = await onlineTender(tx, ctx);
     // The student's row before the dues are read, as the counter does: nobody bills this child meanwhile.
     await studentFor(tx, ctx, Number(req.stud_cd), true);
@@ -127,13 +136,24 @@ export async function takeAction(db: Db, ctx: RequestContext, olnPayCd: number, 
 
 let hooksRegistered = false;
 
-/** A request the office has acted on is history: its typed fields are no longer edited, nor is it deleted. */
+/**
+ * A request the office has acted on is history: its typed fields are no longer edited, nor is it deleted.
+ * A gateway's request is the gateway's word: its student, transaction and amount are never edited. A
+ * transaction id is one payment in the whole institute, whichever year it was typed in.
+ */
 function registerOnlinePaymentHooks(): void {
   if (hooksRegistered) return;
   hooksRegistered = true;
   registerHooks('online_payment_request', {
-    async beforeUpdate(_tx, _ctx, before) {
+    async beforeCreate(tx, ctx, values) {
+      await refuseTakenTransactionId(tx, ctx, String(values.oln_pay_txn_id), null);
+    },
+    async beforeUpdate(tx, ctx, before, changes) {
       if (before.oln_pay_acpt_sts !== 'Pending') throw conflict(`Payment ${String(before.oln_pay_txn_id)} is ${String(before.oln_pay_acpt_sts).toLowerCase()}; only a pending payment can be changed.`);
+      if (before.oln_pay_src === 'Gateway' && GATEWAY_FIELDS.some((f) => f in changes)) {
+        throw conflict(`Payment ${String(before.oln_pay_txn_id)} came from the payment gateway; its student, transaction id, date and amount cannot be changed. Accept or reject it.`);
+      }
+      if ('oln_pay_txn_id' in changes) await refuseTakenTransactionId(tx, ctx, String(changes.oln_pay_txn_id), Number(before.oln_pay_cd));
     },
     async beforeDelete(_tx, _ctx, list) {
       const done = list.find((r) => r.oln_pay_acpt_sts !== 'Pending');

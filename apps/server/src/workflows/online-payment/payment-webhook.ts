@@ -1,9 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { rows, sql, type Db } from '../../db/client';
+import { rows, sql, type Db, type Tx } from '../../db/client';
 import { HttpError, badRequest, unauthorized } from '../../lib/http-error';
+import { toPaise } from '../../lib/paise';
+import { studentDues } from '../collect-fee/fee-dues';
 import { settingValue } from '../setting/institute-setting';
 import { webhookSchema } from './online-payment.schema';
+import { lockTransactionId, sameTransaction } from './payment-transaction';
 
 export const SIGNATURE_HEADER = 'x-campus-signature';
 const BAD_SIGNATURE = "The notification's signature is not valid.";
@@ -20,6 +23,30 @@ export function signatureOk(raw: Buffer, secret: string, header: string | undefi
 
 export function signatureOf(raw: Buffer | string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+}
+
+/**
+ * The child's row the payment is recorded on, among every active year (two are active while the new year
+ * starts and last year's arrears are still collected): the oldest year whose dues cover the payment (arrears
+ * are paid first, as the counter pays the oldest dues first); else the newest year with any dues; else the
+ * newest year the child is in (accepting it will then say by how much it is more than the dues).
+ */
+async function studentForPayment(tx: Tx, instCd: number, admNo: string, paise: number): Promise<{ stud_cd: number; acdm_cd: number } | undefined> {
+  const found = await rows<{ stud_cd: number; acdm_cd: number }>(
+    tx,
+    sql`SELECT DISTINCT ON (a.acdm_strt_yr, a.acdm_cd) s.stud_cd, s.acdm_cd FROM student s JOIN academic a ON a.acdm_cd = s.acdm_cd
+        WHERE s.inst_cd = ${instCd} AND a.acdm_sts AND lower(s.stud_adm_cd) = lower(${admNo})
+        ORDER BY a.acdm_strt_yr, a.acdm_cd, s.stud_cd`,
+  );
+  let newestWithDues: { stud_cd: number; acdm_cd: number } | undefined;
+  for (const f of found) {
+    const dues = await studentDues(tx, instCd, Number(f.acdm_cd), Number(f.stud_cd));
+    const due = dues.lines.reduce((sum, l) => sum + toPaise(l.due), 0);
+    if (due >= paise) return { stud_cd: Number(f.stud_cd), acdm_cd: Number(f.acdm_cd) };
+    if (due > 0) newestWithDues = { stud_cd: Number(f.stud_cd), acdm_cd: Number(f.acdm_cd) };
+  }
+  const newest = newestWithDues ?? found.at(-1);
+  return newest && { stud_cd: Number(newest.stud_cd), acdm_cd: Number(newest.acdm_cd) };
 }
 
 /**
@@ -62,35 +89,25 @@ export function registerWebhookRoute(app: FastifyInstance, db: Db): void {
         // Only a completed payment is money in the bank; failures and pending notices are acknowledged and dropped.
         if (n.status.toLowerCase() !== 'success') return { result: 'ignored', message: `A payment with status '${n.status}' is not recorded.` };
 
-        const [seen] = await rows<{ oln_pay_cd: number }>(
-          db,
-          sql`SELECT oln_pay_cd FROM online_payment_request WHERE inst_cd = ${instCd} AND lower(oln_pay_txn_id) = lower(${n.transaction_id}) ORDER BY oln_pay_cd LIMIT 1`,
-        );
-        if (seen) return { result: 'duplicate', oln_pay_cd: Number(seen.oln_pay_cd) };
-        const [year] = await rows<{ acdm_cd: number }>(db, sql`SELECT acdm_cd FROM academic WHERE inst_cd = ${instCd} AND acdm_sts ORDER BY acdm_strt_yr DESC LIMIT 1`);
-        if (!year) throw new HttpError(422, 'The institute has no active academic year.');
-        const [student] = await rows<{ stud_cd: number }>(
-          db,
-          sql`SELECT stud_cd FROM student WHERE inst_cd = ${instCd} AND acdm_cd = ${year.acdm_cd} AND lower(stud_adm_cd) = lower(${n.admission_no}) ORDER BY stud_cd LIMIT 1`,
-        );
-        if (!student) throw new HttpError(422, `No student has the admission number '${n.admission_no}' in the current academic year.`);
-        // Two deliveries of one notification at once: the unique transaction id lets one row in.
-        const [made] = await rows<{ oln_pay_cd: number }>(
-          db,
-          sql`INSERT INTO online_payment_request (stud_cd, oln_pay_txn_id, oln_pay_txn_dt, oln_pay_tot_amt, oln_pay_acpt_sts, oln_pay_src, inst_cd, acdm_cd)
-              VALUES (${Number(student.stud_cd)}, ${n.transaction_id}, ${n.date}, ${n.amount}, 'Pending', 'Gateway', ${instCd}, ${Number(year.acdm_cd)})
-              ON CONFLICT DO NOTHING
-              RETURNING oln_pay_cd`,
-        );
-        if (!made) {
-          const [again] = await rows<{ oln_pay_cd: number }>(
-            db,
-            sql`SELECT oln_pay_cd FROM online_payment_request WHERE inst_cd = ${instCd} AND lower(oln_pay_txn_id) = lower(${n.transaction_id}) LIMIT 1`,
+        const made = await db.transaction(async (tx) => {
+          // Every writer of a transaction id takes its lock: two deliveries at once, or a clerk typing the
+          // same id in any year, find each other here.
+          await lockTransactionId(tx, instCd, n.transaction_id);
+          const [seen] = await sameTransaction(tx, instCd, n.transaction_id, null);
+          if (seen) return { duplicate: Number(seen.oln_pay_cd) };
+          const student = await studentForPayment(tx, instCd, n.admission_no, toPaise(n.amount));
+          if (!student) throw new HttpError(422, `No student has the admission number '${n.admission_no}' in an active academic year.`);
+          const [row] = await rows<{ oln_pay_cd: number }>(
+            tx,
+            sql`INSERT INTO online_payment_request (stud_cd, oln_pay_txn_id, oln_pay_txn_dt, oln_pay_tot_amt, oln_pay_acpt_sts, oln_pay_src, inst_cd, acdm_cd)
+                VALUES (${student.stud_cd}, ${n.transaction_id}, ${n.date}, ${n.amount}, 'Pending', 'Gateway', ${instCd}, ${student.acdm_cd})
+                RETURNING oln_pay_cd`,
           );
-          return { result: 'duplicate', oln_pay_cd: Number(again?.oln_pay_cd) };
-        }
+          return { created: Number(row.oln_pay_cd) };
+        });
+        if ('duplicate' in made) return { result: 'duplicate', oln_pay_cd: made.duplicate };
         reply.code(201);
-        return { result: 'created', oln_pay_cd: Number(made.oln_pay_cd) };
+        return { result: 'created', oln_pay_cd: made.created };
       },
     );
   });
