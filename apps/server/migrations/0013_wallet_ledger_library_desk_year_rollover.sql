@@ -40,6 +40,8 @@ CREATE TABLE "wallet_transaction" (
 	"wlt_txn_by" varchar(150),
 	"wlt_txn_dt" date,
 	"wlt_txn_tm" time,
+	"prmtn_cd" integer,
+	"src_wlt_cd" integer,
 	"wlt_txn_idem_key" varchar(64),
 	"inst_cd" integer NOT NULL,
 	"acdm_cd" integer NOT NULL,
@@ -51,6 +53,8 @@ CREATE TABLE "wallet_transaction" (
 );
 --> statement-breakpoint
 DROP INDEX "migration_search_trgm";
+--> statement-breakpoint
+DROP INDEX "book_checkinout_summary_sort_idx";
 --> statement-breakpoint
 ALTER TABLE "wallet" ALTER COLUMN "wlt_amt" DROP NOT NULL;
 --> statement-breakpoint
@@ -90,6 +94,8 @@ ALTER TABLE "book_checkout" ADD COLUMN "bk_chk_due_dt" date;
 --> statement-breakpoint
 ALTER TABLE "book_checkout" ADD COLUMN "bk_chk_idem_key" varchar(64);
 --> statement-breakpoint
+ALTER TABLE "book_checkin" ADD COLUMN "bk_chk_idem_key" varchar(64);
+--> statement-breakpoint
 ALTER TABLE "book_checkinout_summary" ADD COLUMN "usr_bk_stk_due_dt" date;
 --> statement-breakpoint
 ALTER TABLE "book_checkinout_summary" ADD COLUMN "usr_bk_stk_iss_dt" date;
@@ -103,6 +109,10 @@ ALTER TABLE "wallet_transaction" ADD CONSTRAINT "wallet_transaction_wlt_cd_walle
 ALTER TABLE "wallet_transaction" ADD CONSTRAINT "wallet_transaction_stud_cd_student_stud_cd_fk" FOREIGN KEY ("stud_cd") REFERENCES "public"."student"("stud_cd") ON DELETE no action ON UPDATE no action;
 --> statement-breakpoint
 ALTER TABLE "wallet_transaction" ADD CONSTRAINT "wallet_transaction_fee_coll_cd_fee_collection_bill_fee_coll_cd_fk" FOREIGN KEY ("fee_coll_cd") REFERENCES "public"."fee_collection_bill"("fee_coll_cd") ON DELETE no action ON UPDATE no action;
+--> statement-breakpoint
+ALTER TABLE "wallet_transaction" ADD CONSTRAINT "wallet_transaction_prmtn_cd_promotion_prmtn_cd_fk" FOREIGN KEY ("prmtn_cd") REFERENCES "public"."promotion"("prmtn_cd") ON DELETE no action ON UPDATE no action;
+--> statement-breakpoint
+ALTER TABLE "wallet_transaction" ADD CONSTRAINT "wallet_transaction_src_wlt_cd_wallet_wlt_cd_fk" FOREIGN KEY ("src_wlt_cd") REFERENCES "public"."wallet"("wlt_cd") ON DELETE no action ON UPDATE no action;
 --> statement-breakpoint
 ALTER TABLE "wallet_transaction" ADD CONSTRAINT "wallet_transaction_inst_cd_institute_inst_cd_fk" FOREIGN KEY ("inst_cd") REFERENCES "public"."institute"("inst_cd") ON DELETE no action ON UPDATE no action;
 --> statement-breakpoint
@@ -121,6 +131,10 @@ CREATE INDEX "wallet_transaction_wlt_cd_idx" ON "wallet_transaction" USING btree
 CREATE INDEX "wallet_transaction_stud_cd_idx" ON "wallet_transaction" USING btree ("stud_cd");
 --> statement-breakpoint
 CREATE INDEX "wallet_transaction_fee_coll_cd_idx" ON "wallet_transaction" USING btree ("fee_coll_cd");
+--> statement-breakpoint
+CREATE INDEX "wallet_transaction_prmtn_cd_idx" ON "wallet_transaction" USING btree ("prmtn_cd");
+--> statement-breakpoint
+CREATE INDEX "wallet_transaction_src_wlt_cd_idx" ON "wallet_transaction" USING btree ("src_wlt_cd");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "wallet_transaction_wlt_txn_idem_key_uq" ON "wallet_transaction" USING btree ("inst_cd","acdm_cd",lower("wlt_txn_idem_key"));
 --> statement-breakpoint
@@ -144,7 +158,11 @@ CREATE INDEX "online_payment_request_fee_coll_cd_idx" ON "online_payment_request
 --> statement-breakpoint
 CREATE UNIQUE INDEX "book_checkout_bk_chk_idem_key_uq" ON "book_checkout" USING btree ("inst_cd",lower("bk_chk_idem_key"));
 --> statement-breakpoint
+CREATE UNIQUE INDEX "book_checkin_bk_chk_idem_key_uq" ON "book_checkin" USING btree ("inst_cd",lower("bk_chk_idem_key"));
+--> statement-breakpoint
 CREATE INDEX "migration_search_trgm" ON "migration" USING gin ((lower(coalesce("mgrtn_tbl_cd", '') || ' ' || coalesce("mgrtn_sts", ''))) gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "book_checkinout_summary_sort_idx" ON "book_checkinout_summary" USING btree ("inst_cd","usr_bk_stk_due_dt");
 --> statement-breakpoint
 CREATE VIEW "student_fee_line_v" AS
 SELECT s.stud_cd, s.inst_cd, s.acdm_cd, f.fee_cd, f.fee_grp_cd, f.feetyp_cd,
@@ -308,8 +326,12 @@ CREATE VIEW "staff_book_stock_v" AS
 SELECT k.usr_bk_stk_cd, k.inst_cd, 1 AS row_ver,
        u.usr_full_nm, u.usr_nm, d.desg_nm,
        k.bk_cd, k.usr_bk_stk_qty,
-       (SELECT max(c.bk_chk_dt) FROM book_checkout c
-        WHERE c.inst_cd = k.inst_cd AND c.bk_chk_usr_typ = 'Employee' AND c.bk_chk_usr_cd = k.usr_bk_stk_usr_cd) AS bk_chk_dt
+       -- The latest issue of this book to this employee (Stock keeps it); rows older than that column fall back
+       -- to the employee's latest issue of any book.
+       coalesce(k.usr_bk_stk_iss_dt, (SELECT max(c.bk_chk_dt) FROM book_checkout c
+        WHERE c.inst_cd = k.inst_cd AND c.bk_chk_usr_typ = 'Employee' AND c.bk_chk_usr_cd = k.usr_bk_stk_usr_cd)) AS bk_chk_dt,
+       k.usr_bk_stk_due_dt,
+       greatest(coalesce(current_date - k.usr_bk_stk_due_dt, 0), 0) AS days_overdue
 FROM book_checkinout_summary k
 JOIN employee u ON u.usr_cd = k.usr_bk_stk_usr_cd
 LEFT JOIN designation d ON d.desg_cd = u.usr_desg
