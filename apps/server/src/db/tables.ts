@@ -83,11 +83,29 @@ function columnFor(name: string, f: Field, e: AnyEntity): PgColumnBuilderBase {
 const scopeCols = (e: AnyEntity): string[] =>
   e.scope === 'institute' ? ['inst_cd'] : e.scope === 'academic-year' ? ['inst_cd', 'acdm_cd'] : [];
 
-/** Searchable columns stored on the row itself (links are searched through their target's name). */
+/**
+ * Searchable columns stored on the row itself that make up its one trigram search expression (links are
+ * searched through their target's name, exact codes through their own btree index).
+ */
 export const textSearchFields = (e: AnyEntity): string[] =>
   Object.entries(e.fields)
-    .filter(([, f]) => f.search && (f.kind === 'text' || f.kind === 'select'))
+    .filter(([, f]) => f.search && ((f.kind === 'text' && !f.exactCode) || f.kind === 'select'))
     .map(([n]) => n);
+
+/** Searchable identifiers (admission numbers, barcodes): equality or prefix on `codeExpression`. */
+export const exactCodeFields = (e: AnyEntity): string[] =>
+  Object.entries(e.fields)
+    .filter(([, f]) => f.search && f.kind === 'text' && f.exactCode)
+    .map(([n]) => n);
+
+/**
+ * What an exact code is compared as, case folded ('sms/2025/01698' finds 'SMS/2025/01698'). Its index uses
+ * text_pattern_ops, whose byte-order operators (~>=~, ~<~) give a prefix range that holds in any collation
+ * and with a bound parameter, where LIKE 'x%' needs the pattern at planning time.
+ */
+export function codeExpression(col: PgColumn | ExtraConfigColumn): SQL {
+  return sql`lower(${col})`;
+}
 
 /**
  * One lower-cased text of all searchable columns, so that a quick search is one trigram index lookup
@@ -144,9 +162,13 @@ function buildEntityTable(e: AnyEntity): EntityTable {
       const fs = u.fields.map((n) => (uniqueTogetherFoldsCase(e, n) ? sql`lower(${c[n]})` : c[n]));
       out.push(uniqueIndex(`${e.table}_uq${i + 1}`).on(...atLeastOne([...scoped, ...fs])));
     }
-    if (e.defaultSort && !e.fields[e.defaultSort.field]?.unique) {
-      out.push(index(`${e.table}_sort_idx`).on(...atLeastOne([...scoped, c[e.defaultSort.field]])));
+    for (const name of exactCodeFields(e)) {
+      out.push(index(`${e.table}_${name}_code`).on(...atLeastOne([...scoped, sql`${codeExpression(c[name])} text_pattern_ops`])));
     }
+    // The list's default order as the engine writes it (orderBy: the sort field, then the key), behind the
+    // scope columns: a page is the first rows of one index range, and the next page its continuation.
+    const sortBy = e.defaultSort && e.defaultSort.field !== e.key ? [c[e.defaultSort.field]] : [];
+    if (scoped.length || sortBy.length) out.push(index(`${e.table}_sort_idx`).on(...atLeastOne([...scoped, ...sortBy, c[e.key]])));
     return out;
   });
   return finish(e, table, cols);

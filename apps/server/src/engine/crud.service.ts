@@ -13,30 +13,62 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/htt
 import { writeAudit } from './audit';
 import { hooksOf, type Row } from './entity-hooks';
 import { claimUploads, takeUploads } from './file-claims';
-import { filterWhere, orderBy, scopeWhere, searchWhere, selectionFor, type ListParams } from './list-query';
+import { EXACT_COUNT_LIMIT, filterWhere, orderBy, scopeWhere, searchWhere, selectionFor, sortLink, type ListParams, type Selection } from './list-query';
 
 export const STALE_MESSAGE = 'This record was changed by someone else meanwhile. Reload it and try again.';
 
-function selectRows(db: DbOrTx, e: AnyEntity) {
-  const s = selectionFor(e);
+function selectRows(db: DbOrTx, e: AnyEntity, s: Selection = selectionFor(e)) {
   let q = db.select(s.columns).from(s.table).$dynamic();
   for (const j of s.joins) q = q.leftJoin(j.table, j.on);
   return { q, s };
 }
 
-export async function listRows(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams): Promise<{ rows: Row[]; total: number }> {
-  const { q, s } = selectRows(db, e);
-  const where = and(scopeWhere(e, s.table, ctx), searchWhere(e, s, p.q), filterWhere(e, s, p.filters));
-  const pageRows = await q
-    .where(where)
-    .orderBy(...orderBy(e, s, p))
-    .limit(p.size)
-    .offset((p.page - 1) * p.size);
-  let cq = db.select({ n: count() }).from(s.table).$dynamic();
-  // Joins are needed for counting only when the search reaches a linked name.
-  if (p.q) for (const j of s.joins) cq = cq.leftJoin(j.table, j.on);
-  const [{ n }] = await cq.where(where);
-  return { rows: pageRows, total: Number(n) };
+export interface ListAnswer {
+  rows: Row[];
+  /** Matching rows; a lower bound when total_exact is false (the grid shows '10,000+'). */
+  total: number;
+  total_exact: boolean;
+}
+
+/**
+ * The statements of one list request, built but not run (a test EXPLAINs them): the page, and a count that
+ * stops after `countCap` rows. The page joins only the links it shows or sorts by; past the first page,
+ * when it joins, it first picks the page's keys from the row's own table (through the sort index) and
+ * joins only those rows, instead of joining every row before the offset.
+ */
+export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams) {
+  const s = selectionFor(e, p.cols, sortLink(e, p.sort));
+  const t = s.table;
+  const where = and(scopeWhere(e, t, ctx), searchWhere(e, s, p.q, ctx), filterWhere(e, s, p.filters));
+  const order = orderBy(e, s, p);
+  const offset = (p.page - 1) * p.size;
+  const { q } = selectRows(db, e, s);
+  const onOwnColumns = !sortLink(e, p.sort);
+  const page =
+    offset > 0 && s.joins.length > 0 && onOwnColumns
+      ? q
+          .where(inArray(t[e.key], db.select({ k: t[e.key] }).from(t).where(where).orderBy(...order).limit(p.size).offset(offset)))
+          .orderBy(...order)
+      : q
+          .where(where)
+          .orderBy(...order)
+          .limit(p.size)
+          .offset(offset);
+  // The count never needs a join: search and filters read the row's own columns (links through sub-selects).
+  const countCap = offset + EXACT_COUNT_LIMIT;
+  const capped = db.select({ one: sql<number>`1`.as('one') }).from(t).where(where).limit(countCap + 1).as('capped');
+  const counted = db.select({ n: count() }).from(capped);
+  return { page, count: counted, countCap, offset };
+}
+
+export async function listRows(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams): Promise<ListAnswer> {
+  const built = listQueries(db, e, ctx, p);
+  const rows: Row[] = await built.page;
+  // A page that is not full ends the list: its total needs no count (most searches end on their first page).
+  if (rows.length < p.size && (rows.length > 0 || p.page === 1)) return { rows, total: built.offset + rows.length, total_exact: true };
+  const [{ n }] = await built.count;
+  const total = Number(n);
+  return total > built.countCap ? { rows, total: built.countCap, total_exact: false } : { rows, total, total_exact: true };
 }
 
 export async function getRow(db: DbOrTx, e: AnyEntity, ctx: RequestContext, id: number, forUpdate = false): Promise<Row> {

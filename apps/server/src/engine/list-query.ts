@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { RequestContext } from '../access/request-context';
 import { dyn, type DynTable } from '../db/dyn-table';
-import { entityTable, searchExpression, textSearchFields } from '../db/tables';
+import { codeExpression, entityTable, exactCodeFields, searchExpression, textSearchFields } from '../db/tables';
 import { badRequest } from '../lib/http-error';
 
 /**
@@ -18,9 +18,41 @@ export interface ListParams {
   page: number;
   size: number;
   filters: Record<string, string>;
+  /**
+   * Declared fields the grid shows (`cols=stud_fs_nm,cls_cd`): rows then carry only those, the key and
+   * row_ver, and only their links are joined. Absent: every field, as the API always answered.
+   */
+  cols?: string[];
 }
 
 export const MAX_PAGE_SIZE = 500;
+
+/**
+ * Below this many rows a list's total is exact; past it the count stops reading and says 'at least'
+ * (total_exact false), so a page of a big unfiltered list never counts every row again.
+ */
+export const EXACT_COUNT_LIMIT = 10_000;
+
+/** The declared field a `cols` or `sort` name stands for: the field itself, or a link by its display name. */
+function fieldNamed(e: AnyEntity, name: string): string | undefined {
+  if (Object.hasOwn(e.fields, name)) return name;
+  return Object.entries(e.fields).find(([, f]) => f.kind === 'link' && f.as === name)?.[0];
+}
+
+function parseCols(e: AnyEntity, raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const out = new Set<string>();
+  for (const part of raw.split(',')) {
+    const name = part.trim();
+    if (name === '') continue;
+    const field = fieldNamed(e, name);
+    if (!field || e.fields[field].kind === 'password') {
+      throw badRequest(`'${name}' is not a column of ${e.label}: 'cols' takes its field names, separated by commas.`);
+    }
+    out.add(field);
+  }
+  return [...out];
+}
 
 export function parseListParams(e: AnyEntity, query: Record<string, unknown>): ListParams {
   const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -41,7 +73,9 @@ export function parseListParams(e: AnyEntity, query: Record<string, unknown>): L
     filters[name] = v;
   }
   const q = str(query.q)?.trim().slice(0, 100);
-  return { q: q || undefined, sort: str(query.sort) || undefined, dir: dir as ListParams['dir'], page, size, filters };
+  if (query.cols !== undefined && typeof query.cols !== 'string') throw badRequest("'cols' must be one list of field names, separated by commas.");
+  const cols = parseCols(e, str(query.cols));
+  return { q: q || undefined, sort: str(query.sort) || undefined, dir: dir as ListParams['dir'], page, size, filters, ...(cols ? { cols } : {}) };
 }
 
 export interface Selection {
@@ -49,28 +83,41 @@ export interface Selection {
   /** Output column name -> SQL column (fields, link display columns, row_ver). */
   columns: Record<string, PgColumn>;
   joins: { table: DynTable; on: SQL }[];
-  /** Link display column per link field, for search and sort. */
+  /** Link display column per joined link field, for sort. */
   linkDisplay: Record<string, PgColumn>;
 }
 
-export function selectionFor(e: AnyEntity): Selection {
+/**
+ * The columns and joins of a list or get. With `cols`, only those fields (and the key and row_ver) and only
+ * their links' joins; `joinAlso` joins a link whose name is not shown but sorted by.
+ */
+export function selectionFor(e: AnyEntity, cols?: readonly string[], joinAlso?: string): Selection {
   const t = dyn(entityTable(e.name).table);
   const columns: Record<string, PgColumn> = {};
   const joins: Selection['joins'] = [];
   const linkDisplay: Record<string, PgColumn> = {};
+  const wanted = cols ? new Set([e.key, ...cols]) : undefined;
   for (const [name, f] of Object.entries(e.fields)) {
     if (f.kind === 'password') continue;
-    columns[name] = t[name];
-    if (f.kind === 'link') {
+    const shown = !wanted || wanted.has(name);
+    if (shown) columns[name] = t[name];
+    if (f.kind === 'link' && (shown || name === joinAlso)) {
       const target = entityTable(f.to);
       const a = alias(dyn(target.table), `l_${name}`);
       joins.push({ table: a, on: eq(t[name], a[target.entity.key]) });
-      columns[f.as] = a[f.display];
+      if (shown) columns[f.as] = a[f.display];
       linkDisplay[name] = a[f.display];
     }
   }
   columns.row_ver = t.row_ver;
   return { table: t, columns, joins, linkDisplay };
+}
+
+/** The link field a sort name orders by (its display column), if it names one. */
+export function sortLink(e: AnyEntity, sort: string | undefined): string | undefined {
+  if (!sort) return undefined;
+  const name = fieldNamed(e, sort);
+  return name !== undefined && e.fields[name].kind === 'link' ? name : undefined;
 }
 
 /** Rows the request may see at all: its institute/year, and its own rows under data_chk. */
@@ -128,7 +175,33 @@ function ownedThrough(e: AnyEntity, o: OwnershipThrough, t: DynTable, ctx: Reque
 
 const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export function searchWhere(e: AnyEntity, s: Selection, q: string | undefined): SQL | undefined {
+/**
+ * The least text above every text starting with `prefix` in byte order (UTF-8 order is code point order):
+ * the prefix with its last character raised by one. Undefined when that character cannot be raised.
+ */
+export function prefixUpperBound(prefix: string): string | undefined {
+  const chars = [...prefix];
+  const last = chars.pop()?.codePointAt(0);
+  if (last === undefined || last >= 0x10ffff || (last >= 0xd7ff && last <= 0xdfff)) return undefined;
+  return chars.join('') + String.fromCodePoint(last + 1);
+}
+
+/** An exact code equal to `q` or starting with it, as a range on its text_pattern_ops index. */
+function codeMatch(col: PgColumn, q: string): SQL {
+  const lo = q.toLowerCase();
+  const hi = prefixUpperBound(lo);
+  const expr = codeExpression(col);
+  return hi === undefined ? sql`${expr} = ${lo}` : sql`(${expr} ~>=~ ${lo} and ${expr} ~<~ ${hi})`;
+}
+
+/**
+ * Quick search. Every arm is answerable from an index of the row's own table, so PostgreSQL can OR their
+ * bitmaps instead of filtering the whole institute: the one trigram expression of the row's names
+ * (searchExpression, the same SQL as its index), exact codes by prefix on their btree, the key by equality.
+ * A declared link search (a bill found by its student's name) reads the matching target keys once, in the
+ * request's institute, and compares the link column with that array through the link's own index.
+ */
+export function searchWhere(e: AnyEntity, s: Pick<Selection, 'table'>, q: string | undefined, ctx: RequestContext): SQL | undefined {
   if (!q) return undefined;
   const pattern = `%${escapeLike(q.toLowerCase())}%`;
   const conds: SQL[] = [];
@@ -144,18 +217,29 @@ export function searchWhere(e: AnyEntity, s: Selection, q: string | undefined): 
   if (holdsPhones && asStored !== q.trim().replace(/\s+/g, ' ')) {
     conds.push(sql`${searchExpression(own.map((n) => s.table[n]))} LIKE ${`%${escapeLike(asStored.toLowerCase())}%`}`);
   }
+  for (const name of exactCodeFields(e)) conds.push(codeMatch(s.table[name], q));
   for (const [name, f] of Object.entries(e.fields)) {
     if (!f.search) continue;
-    if (f.kind === 'link') {
-      // Through the target's own index, so the OR stays index-friendly (no join needed to filter).
-      const target = entityTable(f.to);
-      const tt = dyn(target.table);
-      conds.push(inArray(s.table[name], sql`(SELECT ${tt[target.entity.key]} FROM ${tt} WHERE ${tt[f.display]}::text ILIKE ${pattern})`));
-    } else if ((f.kind === 'number' || f.kind === 'code') && /^\d{1,9}$/.test(q)) conds.push(eq(s.table[name], Number(q)));
+    if (f.kind === 'link') conds.push(linkMatch(e, f.to, f.display, !!f.anyOfMyInstitutes, s.table[name], pattern, ctx));
+    else if ((f.kind === 'number' || f.kind === 'code') && /^\d{1,9}$/.test(q)) conds.push(eq(s.table[name], Number(q)));
     else if (f.kind === 'date' || f.kind === 'time') conds.push(sql`${s.table[name]}::text LIKE ${pattern}`);
   }
   if (/^\d{1,9}$/.test(q)) conds.push(eq(s.table[e.key], Number(q)));
   return conds.length ? or(...conds) : sql`false`;
+}
+
+function linkMatch(e: AnyEntity, to: string, display: string, anyInst: boolean, col: PgColumn, pattern: string, ctx: RequestContext): SQL {
+  const target = entityTable(to);
+  const tt = dyn(target.table);
+  const conds: SQL[] = [];
+  // The target's own trigram expression when it holds the display name (a student's name), else the name.
+  const expr = textSearchFields(target.entity);
+  conds.push(expr.includes(display) ? sql`${searchExpression(expr.map((n) => tt[n]))} LIKE ${pattern}` : sql`${tt[display]}::text ILIKE ${pattern}`);
+  // A row of this institute links to targets of this institute (checkLinks): the others need no reading.
+  const scoped = e.scope === 'institute' || e.scope === 'academic-year';
+  const te = target.entity.scope;
+  if (scoped && (te === 'institute' || te === 'academic-year')) conds.push(anyInst ? inArray(tt.inst_cd, ctx.myInstCds.length ? ctx.myInstCds : [-1]) : eq(tt.inst_cd, ctx.instCd));
+  return sql`${col} = any(array(select ${tt[target.entity.key]} from ${tt} where ${and(...conds)}))`;
 }
 
 export function filterWhere(e: AnyEntity, s: Selection, filters: Record<string, string>): SQL | undefined {
@@ -179,6 +263,7 @@ export function orderBy(e: AnyEntity, s: Selection, p: Pick<ListParams, 'sort' |
     if (f && f.kind !== 'password' && f.kind !== 'json') col = f.kind === 'link' ? s.linkDisplay[p.sort] : s.table[p.sort];
     else if (linkField) col = s.linkDisplay[linkField[0]];
     else throw badRequest(`Cannot sort by '${p.sort}'.`);
+    if (!col) throw new Error(`${e.name}: sorted by ${p.sort} without its join`);
   } else if (e.defaultSort) {
     col = s.table[e.defaultSort.field];
     dir = p.dir ?? e.defaultSort.dir;

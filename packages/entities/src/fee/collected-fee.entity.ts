@@ -24,7 +24,7 @@ export const collectedFee = defineEntity({
     fee_coll_crt_dt: date({ label: 'Bill Date', readOnly: true }),
     fee_coll_crt_tm: time({ label: 'Bill Time', readOnly: true, gridHidden: true }),
     stud_cd: link({ label: 'Student', to: 'student', display: 'stud_fs_nm', as: 'stud_fs_nm', readOnly: true, search: true }),
-    stud_adm_cd: text({ label: 'Admission No', readOnly: true, search: true, max: 40 }),
+    stud_adm_cd: text({ label: 'Admission No', readOnly: true, search: true, exactCode: true, max: 40 }),
     cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', readOnly: true }),
     sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', readOnly: true }),
     fee_coll_amt: money({ label: 'Total Amount', readOnly: true }),

@@ -14,7 +14,7 @@ export const book = defineEntity({
     ctgy_cd: link({ label: 'Category', to: 'book_category', display: 'ctgy_nm', as: 'ctgy_nm', required: true, search: true }),
     bk_qty: number({ label: 'Quantity', required: true, min: 0, max: 100_000 }),
     // Scanned at issue and return, so it must find exactly one title; ISBNs carry hyphens.
-    bk_barcd: text({ label: 'Barcode', search: true, unique: true, max: 50, format: 'upper-code' }),
+    bk_barcd: text({ label: 'Barcode', search: true, exactCode: true, unique: true, max: 50, format: 'upper-code' }),
     bk_ser_nmb: text({ label: 'Serial Number', search: true, max: 50 }),
     bk_dscr: text({ label: 'Description', multiline: true, max: 500 }),
   },

@@ -17,11 +17,13 @@ export const student = defineEntity({
     stud_fs_nm: text({ label: 'Student Name', required: true, search: true, max: 150 }),
     stud_nm_ntv_lang: text({ label: 'Name in Native Language', max: 150, gridHidden: true }),
     // Unique within the scope (institute and year): next year's row of the same student keeps the number.
-    stud_adm_cd: text({ label: 'Admission No', required: true, search: true, unique: true, max: 40 }),
+    stud_adm_cd: text({ label: 'Admission No', required: true, search: true, exactCode: true, unique: true, max: 40 }),
     stud_roll_nmb: number({ label: 'Roll No', min: 1, max: 9999 }),
-    cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true, search: true }),
+    // Not in the quick search: a class or section is one of a few names, narrowed by the list's filters (f_cls_cd,
+    // f_sec_cd); an OR with another table's names kept the search off its indexes (issue 10).
+    cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', required: true }),
     // Must be a section of the chosen class: checked by the student hooks on every write.
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, search: true, within: { cls_cd: 'cls_cd' } }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', required: true, within: { cls_cd: 'cls_cd' } }),
     medium: select({ label: 'Medium', options: ['English', 'Tamil', 'Hindi', 'Malayalam', 'Telugu', 'Kannada', 'Other'] }),
     // Not in the spec's list: the admission form asks it and a transfer certificate must state it.
     stud_dob: date({ label: 'Date of Birth', gridHidden: true }),
