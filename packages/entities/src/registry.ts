@@ -66,6 +66,7 @@ import { expense } from './budget/expense.entity';
 import { cancelFee } from './fee/cancel-fee.entity';
 import { collectedFeeDetail } from './fee/collected-fee-detail.entity';
 import { collectedFee } from './fee/collected-fee.entity';
+import { billCounter } from './fee/bill-counter.entity';
 import { studentDiscount } from './student/student-discount.entity';
 import { feeFollowup } from './fee/fee-followup.entity';
 import { fee } from './fee/fee.entity';
@@ -159,6 +160,8 @@ export const entities: readonly AnyEntity[] = [
   collectedFee,
   collectedFeeDetail,
   cancelFee,
+  // Each year's last bill number (after the academic years it is kept per).
+  billCounter,
   // A wallet's movements point at the bill paid from it.
   walletTransaction,
   studentDiscount,
