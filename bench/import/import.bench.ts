@@ -1,0 +1,146 @@
+/**
+ * Student import at size (issue 10): one .xlsx of 10,000 and one of 50,000 new students (written with
+ * ExcelJS, class and section by name as a clerk types them), uploaded to the import call the web import
+ * page uses (POST /api/student/import, multipart, first with ?dryRun=1 as its 'Check' button, then for
+ * real), on PostgreSQL and on PGlite, each on a fresh demo database started as `npm run serve` starts it.
+ * Prints seconds, or the server's refusal as the figure when it refuses the file.
+ *
+ *   npm run bench:import
+ *   npm run bench:import -- --sizes 10000 --backends postgres
+ */
+import ExcelJS from 'exceljs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { headersOf, signIn } from '../lib/api-session';
+import { gitCommit, recreateDatabase, urlOf, withClient } from '../lib/bench-db';
+import { BENCH_ADMIN_PASSWORD, repoRoot, startServer } from '../lib/server-process';
+import { loadAverage, table } from '../lib/stats';
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '10000,50000' },
+    backends: { type: 'string', default: 'postgres,pglite' },
+    db: { type: 'string', default: 'campus_bench_import' },
+  },
+});
+const sizes = args.sizes!.split(',').map(Number);
+const backends = args.backends!.split(',') as ('postgres' | 'pglite')[];
+
+console.log(`bench:import  commit ${await gitCommit(repoRoot)}  ${new Date().toISOString()}`);
+
+interface School {
+  instCd: number;
+  acdmCd: number;
+  sections: { cls: string; sec: string }[];
+}
+
+async function workbook(n: number, prefix: string, school: School): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Student');
+  ws.addRow(['Student Name', 'Admission No', 'Class', 'Section', 'Gender', "Father's Name", 'Phone', 'Medium']);
+  const first = ['Arun', 'Priya', 'Karthik', 'Divya', 'Suresh', 'Lakshmi', 'Vijay', 'Meena', 'Ravi', 'Anitha', 'Farhan', 'Mary'];
+  const family = ['Kumar', 'Raman', 'Pillai', 'Iyer', 'Natarajan', 'Krishnan', 'Joseph', 'Basha', 'Thomas', 'Subramanian'];
+  for (let i = 1; i <= n; i++) {
+    const s = school.sections[i % school.sections.length];
+    const fam = family[(i * 7) % family.length];
+    ws.addRow([
+      `${first[i % first.length]} ${fam}`,
+      `${prefix}/${String(i).padStart(6, '0')}`,
+      s.cls,
+      s.sec,
+      i % 2 ? 'Male' : 'Female',
+      `${first[(i * 3) % first.length]} ${fam}`,
+      `+91 98${String(i).padStart(3, '0').slice(-3)} ${String(10000 + i).slice(-5)}`,
+      'English',
+    ]);
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+interface Outcome {
+  backend: string;
+  rows: number;
+  fileKb: number;
+  step: string;
+  seconds: number;
+  answer: string;
+}
+
+async function upload(base: string, headers: Record<string, string>, name: string, file: Buffer, dryRun: boolean): Promise<{ seconds: number; status: number; body: string }> {
+  const fd = new FormData();
+  fd.append('file', new Blob([file], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), name);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/student/import${dryRun ? '?dryRun=1' : ''}`, { method: 'POST', headers: { ...headers, dontShowMsg: '1' }, body: fd, signal: AbortSignal.timeout(900_000) });
+  const body = await res.text();
+  return { seconds: (performance.now() - t0) / 1000, status: res.status, body };
+}
+
+const summary = (status: number, body: string): string => {
+  try {
+    const j = JSON.parse(body) as { ok?: boolean; total?: number; imported?: number; errors?: { row: number; field: string; message: string }[]; message?: string };
+    if (status !== 200) return `${status}: ${j.message ?? body.slice(0, 200)}`;
+    const e = j.errors?.[0];
+    return `ok=${j.ok} total=${j.total} imported=${j.imported}${e ? ` errors=${j.errors?.length} first: row ${e.row} ${e.field}: ${e.message}` : ''}`;
+  } catch {
+    return `${status}: ${body.slice(0, 200)}`;
+  }
+};
+
+let school: School | undefined;
+const outcomes: Outcome[] = [];
+for (const backend of backends) {
+  const dataDir = backend === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-import-pglite-')) : undefined;
+  if (backend === 'postgres') await recreateDatabase(args.db!);
+  // A fresh database: the first start migrates, seeds and writes the demo (timed: the issue's start figure).
+  const server = await startServer(backend === 'postgres' ? { databaseUrl: urlOf(args.db!) } : { dataDir });
+  console.log(`\n${backend}: first start with the demo, to healthy: ${(server.startMs / 1000).toFixed(1)} s`);
+  try {
+    if (backend === 'postgres') {
+      school = await withClient(urlOf(args.db!), async (c) => {
+        const [y] = (await c.query<{ inst_cd: number; acdm_cd: number }>(`SELECT inst_cd, acdm_cd FROM academic WHERE acdm_sts AND inst_cd = (SELECT min(inst_cd) FROM institute)`)).rows;
+        const secs = (
+          await c.query<{ cls: string; sec: string }>(`SELECT c.cls_nm AS cls, s.sec_nm AS sec FROM section s JOIN class c ON c.cls_cd = s.cls_cd WHERE s.inst_cd = $1 ORDER BY c.cls_odr, s.sec_nm`, [y.inst_cd])
+        ).rows;
+        return { instCd: y.inst_cd, acdmCd: y.acdm_cd, sections: secs };
+      });
+    }
+    // PGlite holds its folder: it gets the same demo (same seed), so the same school, year and class names.
+    if (!school) throw new Error('run the postgres backend first: it reads the demo school\'s classes for the sheet');
+    const s = await signIn(server.base, 'ADMIN', BENCH_ADMIN_PASSWORD, school.instCd, school.acdmCd);
+    const headers = headersOf(s, 'profile', 'POST', 'student');
+    for (const n of sizes) {
+      const prefix = `IMP${n}`;
+      const file = await workbook(n, prefix, school);
+      const fileKb = Math.round(file.length / 1024);
+      for (const dryRun of [true, false]) {
+        const load = await loadAverage();
+        const r = await upload(server.base, headers, `students-${n}.xlsx`, file, dryRun);
+        const answer = summary(r.status, r.body);
+        outcomes.push({ backend, rows: n, fileKb, step: dryRun ? 'check (dryRun)' : 'import', seconds: r.seconds, answer: `${answer} (load ${load})` });
+        console.log(`  ${n} rows (${fileKb} KB), ${dryRun ? 'check' : 'import'}: ${r.seconds.toFixed(1)} s  ${answer}`);
+        if (r.status !== 200) break;
+      }
+      if (backend === 'postgres') {
+        const got = await withClient(urlOf(args.db!), async (c) => (await c.query<{ n: string }>(`SELECT count(*) AS n FROM student WHERE stud_adm_cd LIKE $1`, [`${prefix}/%`])).rows[0].n);
+        console.log(`  students of the file in the database: ${got} (all or nothing: 0 or ${n})`);
+      }
+    }
+  } finally {
+    await server.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+console.log(`\n${table(['backend', 'rows', 'file KB', 'step', 'seconds', 'answer'], outcomes.map((o) => [o.backend, o.rows, o.fileKb, o.step, o.seconds.toFixed(1), o.answer]))}`);
+console.log('\n| what | target | measured |\n|---|---|---|');
+for (const n of sizes) {
+  const cells = backends.map((b) => {
+    const imp = outcomes.find((o) => o.backend === b && o.rows === n && o.step === 'import');
+    const chk = outcomes.find((o) => o.backend === b && o.rows === n && o.step.startsWith('check'));
+    if (imp && imp.answer.startsWith('ok=true')) return `${imp.seconds.toFixed(1)} s (${b}; check ${chk?.seconds.toFixed(1)} s)`;
+    const refused = imp ?? chk;
+    return `${b}: ${refused?.answer.replace(/ \(load .*\)$/, '') ?? 'not run'} after ${refused?.seconds.toFixed(1)} s`;
+  });
+  console.log(`| import ${n.toLocaleString('en')} students, one .xlsx | <= 10 s, one file, all or nothing | ${cells.join('; ')} |`);
+}
