@@ -2,7 +2,6 @@ import { entity } from '@campus/entities/registry';
 import type { FastifyInstance } from 'fastify';
 import { mustCtx, type RequestContext } from '../../access/request-context';
 import { rows, sql, type Db, type DbOrTx, type Tx } from '../../db/client';
-import { writeAudit } from '../../engine/audit';
 import { getRow } from '../../engine/crud.service';
 import type { Row } from '../../engine/entity-hooks';
 import { localDateTime } from '../../lib/clock';
@@ -15,6 +14,7 @@ import { collectFeeSchema, type CollectFeeInput } from './collect-fee.schema';
 import { studentDues, type DueLine } from './fee-dues';
 import { billMatches, requestHash } from './bill-request';
 import { isWalletTender, payBillFromWallet, walletBalance } from './wallet-tender';
+import { writeBill } from './bill-write';
 
 const studentEntity = entity('student');
 const billEntity = entity('collected_fee');
@@ -135,7 +135,7 @@ export async function billReceipt(db: DbOrTx, ctx: RequestContext, feeCollCd: nu
       cls_nm: (bill.cls_nm as string | null) ?? null,
       sec_nm: (bill.sec_nm as string | null) ?? null,
     },
-    academic_year: strt === null ? '' : `${strt}-${String((strt + 1) % 100).padStart(2, '0')}`,
+    academic_year: yearLabel(strt),
     tender: { tnd_typ_nm: (bill.tnd_typ_nm as string | null) ?? null, reference_label: extra.tnd_fld?.trim() || null, reference: (bill.fee_coll_ref as string | null) ?? null },
     cashier: String(bill.fee_coll_by ?? ''),
     amount_in_words: amountInWords(fromPaise(toPaise(String(bill.fee_coll_amt)))),
@@ -144,6 +144,9 @@ export async function billReceipt(db: DbOrTx, ctx: RequestContext, feeCollCd: nu
     cancellation: cancel ? { date: cancel.date, by: cancel.by ?? '', reason: cancel.reason ?? '' } : null,
   };
 }
+
+/** '2026-27', the year whose receipt book the bill is in. */
+const yearLabel = (strt: number | null): string => (strt === null ? '' : `${strt}-${String((strt + 1) % 100).padStart(2, '0')}`);
 
 const lineName = (d: DueLine): string => (d.kind === 'Late Fee' ? `Late Fee (${d.fee_grp_nm})` : `${d.feetyp_nm} (${d.fee_grp_nm})`);
 
@@ -182,11 +185,48 @@ interface ChosenTender {
   wallet: boolean;
 }
 
-async function tenderFor(tx: Tx, ctx: RequestContext, tndTypCd: number, reference: string | null | undefined): Promise<ChosenTender> {
-  const [t] = await rows<{ tnd_typ_nm: string; tnd_typ_fld_val: string | null; tnd_typ_sts: boolean }>(
+/** What the counter reads once, after the student's lock: the receipt's heading, the tender, a bill under the key. */
+interface CounterContext {
+  institute: Receipt['institute'];
+  strt: number | null;
+  tender: { tnd_typ_nm: string; tnd_typ_fld_val: string | null; tnd_typ_sts: boolean } | null;
+  earlier: KeyedBill | undefined;
+}
+
+async function counterContext(tx: Tx, ctx: RequestContext, acdmCd: number, input: CollectFeeInput): Promise<CounterContext> {
+  const [c] = await rows<{
+    inst_nm: string;
+    inst_adr1: string | null;
+    inst_adr2: string | null;
+    inst_ph: string | null;
+    inst_eml: string | null;
+    strt: number | null;
+    tnd_typ_nm: string | null;
+    tnd_typ_fld_val: string | null;
+    tnd_typ_sts: boolean | null;
+    key_bill: number | null;
+    key_stud: number | null;
+    key_hash: string | null;
+  }>(
     tx,
-    sql`SELECT tnd_typ_nm, tnd_typ_fld_val, tnd_typ_sts FROM tender_type WHERE tnd_typ_cd = ${tndTypCd} AND inst_cd = ${ctx.instCd}`,
+    sql`SELECT i.inst_nm, i.inst_adr1, i.inst_adr2, i.inst_ph, i.inst_eml, a.acdm_strt_yr AS strt,
+               t.tnd_typ_nm, t.tnd_typ_fld_val, t.tnd_typ_sts,
+               k.fee_coll_cd AS key_bill, k.stud_cd AS key_stud, k.fee_coll_idem_hash AS key_hash
+        FROM institute i
+        LEFT JOIN academic a ON a.acdm_cd = ${acdmCd}
+        LEFT JOIN tender_type t ON t.tnd_typ_cd = ${input.tnd_typ_cd} AND t.inst_cd = i.inst_cd
+        LEFT JOIN fee_collection_bill k ON k.inst_cd = i.inst_cd AND k.acdm_cd = ${acdmCd} AND lower(k.fee_coll_idem_key) = lower(${input.idempotency_key})
+        WHERE i.inst_cd = ${ctx.instCd}`,
   );
+  return {
+    institute: { inst_nm: c.inst_nm, inst_adr1: c.inst_adr1, inst_adr2: c.inst_adr2, inst_ph: c.inst_ph, inst_eml: c.inst_eml },
+    strt: c.strt === null ? null : Number(c.strt),
+    tender: c.tnd_typ_nm === null ? null : { tnd_typ_nm: c.tnd_typ_nm, tnd_typ_fld_val: c.tnd_typ_fld_val, tnd_typ_sts: c.tnd_typ_sts === true },
+    earlier: c.key_bill === null ? undefined : { fee_coll_cd: Number(c.key_bill), stud_cd: Number(c.key_stud), hash: c.key_hash },
+  };
+}
+
+function tenderFor(t: CounterContext['tender'], reference: string | null | undefined): ChosenTender {
   if (!t) throw badRequest("'Tender Type' is not a valid choice.", [{ field: 'tnd_typ_cd', message: "'Tender Type' is not a valid choice." }]);
   if (!t.tnd_typ_sts) throw badRequest(`The tender type '${t.tnd_typ_nm}' is turned off.`, [{ field: 'tnd_typ_cd', message: `The tender type '${t.tnd_typ_nm}' is turned off.` }]);
   const wallet = isWalletTender(t.tnd_typ_nm);
@@ -223,51 +263,115 @@ async function repeatOf(db: DbOrTx, b: KeyedBill, input: CollectFeeInput): Promi
 }
 
 /**
+ * The bill row as getRow reads it (every declared field, each link's name beside it, row_ver), from the
+ * values just written: the answer and the reprint are the same object (bill-counter.test.ts holds them equal).
+ */
+function billRow(stored: Record<string, unknown>, names: Record<string, unknown>): Row {
+  const out: Row = {};
+  for (const [name, f] of Object.entries(billEntity.fields)) {
+    if (f.kind === 'password') continue;
+    out[name] = stored[name] ?? null;
+    if (f.kind === 'link') out[f.as] = names[f.as] ?? null;
+  }
+  out.row_ver = 1;
+  return out;
+}
+
+/**
  * One bill inside the caller's transaction (the counter's own, or an online payment's acceptance): the
  * student's row is locked first, so two counters collecting for the same child queue up and the second sees
- * the first one's bill in the dues it is checked against. The bill number is the next of the institute's
- * year under a transaction lock, so numbers have no gaps. A bill paid from the wallet debits it here too.
+ * the first one's bill in the dues it is checked against. Then one read of the heading, tender and key, one
+ * of the dues, and one statement that takes the year's next number from its counter row and writes the bill,
+ * its lines and its audit row (bill-write.ts); the receipt is built from what the transaction already holds.
+ * A bill paid from the wallet debits it after that, holding the counter a little longer.
  */
 export async function collectFeeInTx(tx: Tx, ctx: RequestContext, input: CollectFeeInput): Promise<{ receipt: Receipt; repeated: boolean }> {
   if (ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
   const acdmCd = ctx.acdmCd;
   const student = await studentFor(tx, ctx, input.stud_cd, true);
-  const earlier = await billByKey(tx, ctx, acdmCd, input.idempotency_key);
-  if (earlier) {
-    await repeatOf(tx, earlier, input);
-    return { receipt: await billReceipt(tx, ctx, earlier.fee_coll_cd), repeated: true };
+  const at = await counterContext(tx, ctx, acdmCd, input);
+  if (at.earlier) {
+    await repeatOf(tx, at.earlier, input);
+    return { receipt: await billReceipt(tx, ctx, at.earlier.fee_coll_cd), repeated: true };
   }
   const dues = await studentDues(tx, ctx.instCd, acdmCd, input.stud_cd);
   const planned = planLines(input, dues.lines);
-  const tender = await tenderFor(tx, ctx, input.tnd_typ_cd, input.reference);
+  const tender = tenderFor(at.tender, input.reference);
   const total = planned.reduce((a, p) => a + p.paise, 0);
   const discount = planned.reduce((a, p) => a + toPaise(p.due.discount), 0);
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${7301}::int, ${ctx.instCd}::int)`);
-  const [{ n }] = await rows<{ n: number }>(
-    tx,
-    sql`SELECT coalesce(max(fee_coll_bill_no), 0) + 1 AS n FROM fee_collection_bill WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${acdmCd}`,
-  );
   const now = localDateTime();
-  const [{ id }] = await rows<{ id: number }>(
-    tx,
-    sql`INSERT INTO fee_collection_bill (fee_coll_bill_no, fee_coll_crt_dt, fee_coll_crt_tm, stud_cd, stud_adm_cd, cls_cd, sec_cd,
-          fee_coll_amt, fee_coll_disc_amt, tnd_typ_cd, fee_coll_ref, fee_coll_by, fee_coll_sts, fee_coll_idem_key, fee_coll_idem_hash, inst_cd, acdm_cd, crt_by)
-        VALUES (${Number(n)}, ${now.date}, ${now.time}, ${input.stud_cd}, ${String(student.stud_adm_cd)}, ${Number(student.cls_cd)}, ${Number(student.sec_cd)},
-          ${fromPaise(total)}, ${fromPaise(discount)}, ${input.tnd_typ_cd}, ${tender.reference}, ${ctx.user.usr_full_nm}, 'Active', ${input.idempotency_key},
-          ${requestHash(input)}, ${ctx.instCd}, ${acdmCd}, ${ctx.user.usr_cd})
-        RETURNING fee_coll_cd AS id`,
-  );
-  const values = planned.map(
-    (p) =>
-      sql`(${Number(id)}, ${input.stud_cd}, ${p.due.fee_cd}, ${p.due.fee_grp_cd}, ${p.due.kind}, ${fromPaise(p.paise)}, ${p.due.discount}, 'Active', ${ctx.instCd}, ${acdmCd}, ${ctx.user.usr_cd})`,
-  );
-  await tx.execute(
-    sql`INSERT INTO fee_collection_line (fee_coll_cd, stud_cd, fee_cd, fee_grp_cd, fee_coll_dtl_kind, fee_coll_dtl_amt, fee_coll_dtl_disc, fee_coll_dtl_sts, inst_cd, acdm_cd, crt_by)
-        VALUES ${sql.join(values, sql`, `)}`,
-  );
-  if (tender.wallet) await payBillFromWallet(tx, ctx, input.stud_cd, { fee_coll_cd: Number(id), bill_no: Number(n), paise: total });
-  const receipt = await billReceipt(tx, { ...ctx, dataChk: false }, Number(id));
-  await writeAudit(tx, ctx, billEntity, 'POST', Number(id), null, { ...receipt.bill, lines: receipt.lines });
+  const stored: Record<string, unknown> = {
+    fee_coll_crt_dt: now.date,
+    fee_coll_crt_tm: now.time,
+    stud_cd: input.stud_cd,
+    stud_adm_cd: String(student.stud_adm_cd),
+    cls_cd: Number(student.cls_cd),
+    sec_cd: Number(student.sec_cd),
+    fee_coll_amt: fromPaise(total),
+    fee_coll_disc_amt: fromPaise(discount),
+    tnd_typ_cd: input.tnd_typ_cd,
+    fee_coll_ref: tender.reference,
+    fee_coll_by: ctx.user.usr_full_nm,
+    fee_coll_sts: 'Active',
+    fee_coll_idem_key: input.idempotency_key,
+    fee_coll_idem_hash: requestHash(input),
+  };
+  const names = { stud_fs_nm: student.stud_fs_nm, cls_nm: student.cls_nm, sec_nm: student.sec_nm, tnd_typ_nm: at.tender?.tnd_typ_nm };
+  // Lines are written in the order asked; the receipt lists them as the reprint does (its ORDER BY: the
+  // term's start, then the line's key, which follows the order written).
+  const start = (p: PlannedLine) => dues.groupStart.get(p.due.fee_grp_cd) ?? '9999-12-31';
+  const lines: ReceiptLine[] = planned
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => (start(a.p) < start(b.p) ? -1 : start(a.p) > start(b.p) ? 1 : a.i - b.i))
+    .map(({ p }) => ({
+      kind: p.due.kind,
+      fee_cd: p.due.fee_cd,
+      fee_grp_cd: p.due.fee_grp_cd,
+      fee_grp_nm: p.due.fee_grp_nm,
+      feetyp_nm: p.due.kind === 'Fee' ? p.due.feetyp_nm : null,
+      amount: fromPaise(p.paise),
+      discount: p.due.discount,
+    }));
+  const draft = billRow(stored, names);
+  const written = await writeBill(tx, ctx, acdmCd, {
+    bill: { ...stored, inst_cd: ctx.instCd, acdm_cd: acdmCd, crt_by: ctx.user.usr_cd },
+    lines: planned.map((p) => ({
+      stud_cd: input.stud_cd,
+      fee_cd: p.due.fee_cd,
+      fee_grp_cd: p.due.fee_grp_cd,
+      fee_coll_dtl_kind: p.due.kind,
+      fee_coll_dtl_amt: fromPaise(p.paise),
+      fee_coll_dtl_disc: p.due.discount,
+      fee_coll_dtl_sts: 'Active',
+      inst_cd: ctx.instCd,
+      acdm_cd: acdmCd,
+      crt_by: ctx.user.usr_cd,
+    })),
+    after: { ...draft, lines },
+  });
+  if (tender.wallet) await payBillFromWallet(tx, ctx, input.stud_cd, { fee_coll_cd: written.fee_coll_cd, bill_no: written.fee_coll_bill_no, paise: total });
+  const bill = { ...draft, fee_coll_cd: written.fee_coll_cd, fee_coll_bill_no: written.fee_coll_bill_no };
+  // Right after this bill: what was due under the lock, less what it paid (no later bill exists yet).
+  const dueBefore = dues.lines.reduce((a, l) => a + toPaise(l.due), 0);
+  const receipt: Receipt = {
+    bill,
+    lines,
+    institute: at.institute,
+    student: {
+      stud_fs_nm: String(student.stud_fs_nm ?? ''),
+      stud_adm_cd: String(student.stud_adm_cd ?? ''),
+      stud_fthr_nm: (student.stud_fthr_nm as string | null) ?? null,
+      cls_nm: (student.cls_nm as string | null) ?? null,
+      sec_nm: (student.sec_nm as string | null) ?? null,
+    },
+    academic_year: yearLabel(at.strt),
+    tender: { tnd_typ_nm: at.tender?.tnd_typ_nm ?? null, reference_label: at.tender?.tnd_typ_fld_val?.trim() || null, reference: tender.reference },
+    cashier: ctx.user.usr_full_nm,
+    amount_in_words: amountInWords(fromPaise(total)),
+    discount_total: fromPaise(lines.reduce((a, l) => a + toPaise(l.discount), 0)),
+    balance_due: fromPaise(dueBefore - total),
+    cancellation: null,
+  };
   return { receipt, repeated: false };
 }
 

@@ -20,12 +20,15 @@ export interface StudentDues {
   stud_cd: number;
   promoted: boolean;
   lines: DueLine[];
+  /** Each fee group's start date: the receipt lists its lines in term order. */
+  groupStart: ReadonlyMap<number, string | null>;
 }
 
 interface FeeRow {
   fee_cd: number;
   fee_grp_cd: number;
   fee_grp_nm: string;
+  str_dt: string | null;
   exp_dt: string | null;
   late_amt: string | null;
   feetyp_nm: string;
@@ -34,6 +37,7 @@ interface FeeRow {
   discount: string;
   paid: string;
   paid_by_due: string;
+  late_paid: string;
 }
 
 /**
@@ -44,37 +48,32 @@ interface FeeRow {
  * that collect must hold the student's row lock, so no other counter changes 'paid' meanwhile.
  */
 export async function studentDues(db: DbOrTx, instCd: number, acdmCd: number, studCd: number, today = localDateTime().date): Promise<StudentDues> {
+  // One statement: each term's late fee paid so far rides along on the term's rows.
   const fees = await rows<FeeRow>(
     db,
-    sql`SELECT x.fee_cd, x.fee_grp_cd, g.fee_grp_nm, g.fee_grp_fee_exp_dt::text AS exp_dt, g.fee_grp_fee_prid_amt::text AS late_amt,
-               t.feetyp_nm, x.promoted, x.amount::text AS amount, x.discount::text AS discount, x.paid::text AS paid,
-               x.paid_by_due::text AS paid_by_due
+    sql`SELECT x.fee_cd, x.fee_grp_cd, g.fee_grp_nm, g.fee_grp_fee_str_dt::text AS str_dt, g.fee_grp_fee_exp_dt::text AS exp_dt,
+               g.fee_grp_fee_prid_amt::text AS late_amt, t.feetyp_nm, x.promoted, x.amount::text AS amount, x.discount::text AS discount,
+               x.paid::text AS paid, x.paid_by_due::text AS paid_by_due, coalesce(lp.amt, 0)::text AS late_paid
         FROM student_fee_line_v x
         JOIN fee_group g ON g.fee_grp_cd = x.fee_grp_cd
         JOIN fee_type t ON t.feetyp_cd = x.feetyp_cd
+        LEFT JOIN (SELECT fee_grp_cd, sum(fee_coll_dtl_amt) AS amt FROM fee_collection_line
+                   WHERE inst_cd = ${instCd} AND acdm_cd = ${acdmCd} AND stud_cd = ${studCd}
+                     AND fee_coll_dtl_sts = 'Active' AND fee_coll_dtl_kind = 'Late Fee'
+                   GROUP BY fee_grp_cd) lp ON lp.fee_grp_cd = x.fee_grp_cd
         WHERE x.stud_cd = ${studCd} AND x.inst_cd = ${instCd} AND x.acdm_cd = ${acdmCd}
         ORDER BY g.fee_grp_fee_str_dt, g.fee_grp_cd, t.feetyp_nm, x.fee_cd`,
   );
   // A class without fees this year has nothing to pay, whatever the student's history.
   const promoted = fees[0]?.promoted ?? false;
-  const latePaid = new Map(
-    (
-      await rows<{ fee_grp_cd: number; amt: string }>(
-        db,
-        sql`SELECT fee_grp_cd, sum(fee_coll_dtl_amt)::text AS amt FROM fee_collection_line
-            WHERE inst_cd = ${instCd} AND acdm_cd = ${acdmCd} AND stud_cd = ${studCd}
-              AND fee_coll_dtl_sts = 'Active' AND fee_coll_dtl_kind = 'Late Fee'
-            GROUP BY fee_grp_cd`,
-      )
-    ).map((r) => [Number(r.fee_grp_cd), toPaise(r.amt)]),
-  );
+  const groupStart = new Map(fees.map((r) => [Number(r.fee_grp_cd), r.str_dt]));
   const lines: DueLine[] = [];
   let groupRows: FeeRow[] = [];
   const closeGroup = () => {
     const g = groupRows[0];
     if (!g || toPaise(g.late_amt) <= 0 || !g.exp_dt || g.exp_dt >= today) return;
     const late = toPaise(g.late_amt);
-    const paidLate = latePaid.get(Number(g.fee_grp_cd)) ?? 0;
+    const paidLate = toPaise(g.late_paid);
     const net = groupRows.reduce((a, r) => a + toPaise(r.amount) - toPaise(r.discount), 0);
     const byDue = groupRows.reduce((a, r) => a + toPaise(r.paid_by_due), 0);
     // Charged when the term was not fully paid by its due date; once (part) paid it stays on the books.
@@ -113,5 +112,5 @@ export async function studentDues(db: DbOrTx, instCd: number, acdmCd: number, st
     });
   }
   closeGroup();
-  return { stud_cd: studCd, promoted, lines };
+  return { stud_cd: studCd, promoted, lines, groupStart };
 }
