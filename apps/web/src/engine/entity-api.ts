@@ -6,6 +6,18 @@ export type EntityRow = Record<string, unknown>;
 export interface ListResponse {
   rows: EntityRow[];
   total: number;
+  /**
+   * false: the server stopped counting, so there are at least `total` matching rows (a count past its
+   * threshold is estimated rather than read). Absent or true: `total` is the exact count.
+   */
+  total_exact?: boolean;
+}
+
+/** The page count the pager offers: past an inexact total, one more page while the current one is full. */
+export function pagesFor(total: number, totalExact: boolean, page: number, size: number, rowsOnPage: number): number {
+  const known = Math.max(1, Math.ceil(total / size));
+  if (totalExact) return known;
+  return Math.max(known, rowsOnPage >= size ? page + 1 : page);
 }
 
 export interface ListParams {

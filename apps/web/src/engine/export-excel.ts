@@ -45,18 +45,22 @@ async function fetchMatchingRows(
   params: ListParams,
   signal?: AbortSignal,
   headers?: Readonly<Record<string, string>>,
-): Promise<{ rows: EntityRow[]; total: number }> {
+): Promise<{ rows: EntityRow[]; total: number; totalExact: boolean }> {
   const rows: EntityRow[] = [];
   let size = FETCH_PAGE_SIZE;
   let total = 0;
+  let totalExact = true;
   for (let page = 1; rows.length < EXPORT_ROW_CAP; page++) {
     const res = await http.get<ListResponse>(entityUrl(entity), { query: listQuery({ ...params, page, size }), signal, headers: headers && { ...headers } });
     total = res.total;
+    totalExact = res.total_exact !== false;
     if (page === 1 && res.rows.length > 0 && res.rows.length < size && res.rows.length < total) size = res.rows.length;
     rows.push(...res.rows);
-    if (res.rows.length < size || rows.length >= total) break;
+    // An inexact total is only a lower bound: the end is the first short page.
+    if (res.rows.length < size || (totalExact && rows.length >= total)) break;
   }
-  return { rows: rows.slice(0, EXPORT_ROW_CAP), total };
+  // Past an estimate, the rows read are the best count there is (at least the estimate).
+  return { rows: rows.slice(0, EXPORT_ROW_CAP), total: totalExact ? total : Math.max(total, rows.length), totalExact };
 }
 
 /**
@@ -67,11 +71,12 @@ export async function exportToExcel(req: ExportRequest): Promise<ExportResult> {
   const { entity, columns } = req;
   let rows: EntityRow[];
   let total: number;
+  let totalExact = true;
   if (req.selection.length > 1) {
     rows = req.selection;
     total = rows.length;
   } else {
-    ({ rows, total } = await fetchMatchingRows(entity, req.params, req.signal, req.headers));
+    ({ rows, total, totalExact } = await fetchMatchingRows(entity, req.params, req.signal, req.headers));
   }
 
   // Values as the grid shows them (option labels, Yes/No in the language on screen), under its headers.
@@ -92,10 +97,11 @@ export async function exportToExcel(req: ExportRequest): Promise<ExportResult> {
   // Best effort: the audit route may not exist on older servers, and the file is already saved.
   http.post('/api/action_history/export', { entity: entity.name, count: rows.length }, { silent: true, headers: req.headers && { ...req.headers } }).catch(() => undefined);
 
-  const skipped = Math.max(0, total - rows.length);
+  // At the cap with an inexact total, rows were certainly left out even if the estimate says otherwise.
+  const skipped = Math.max(0, total - rows.length, !totalExact && rows.length >= EXPORT_ROW_CAP ? 1 : 0);
   if (skipped > 0) {
     toast.warning(
-      `Exported the first ${rows.length.toLocaleString()} of ${total.toLocaleString()} rows (the limit is ${EXPORT_ROW_CAP.toLocaleString()}). Narrow the search to export the rest.`,
+      `Exported the first ${rows.length.toLocaleString()} of ${total.toLocaleString()}${totalExact ? '' : '+'} rows (the limit is ${EXPORT_ROW_CAP.toLocaleString()}). Narrow the search to export the rest.`,
     );
   }
   return { count: rows.length, skipped };

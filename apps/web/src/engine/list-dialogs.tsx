@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { localeOf } from '../lib/i18n';
 import type { Translate } from './entity-labels';
 import { countText } from './list-messages';
+import { totalText } from './paging-bar';
 
 export interface ConfirmDeleteDialogProps {
   opened: boolean;
@@ -65,17 +66,19 @@ export interface TableInfoDialogProps {
   /** The entity's label in the current language. */
   label: string;
   total: number;
+  /** false: at least `total` rows. */
+  totalExact?: boolean;
   /** Labels of the searched columns, in the current language. */
   searchable: string[];
 }
 
-export function TableInfoDialog({ opened, onClose, label, total, searchable }: TableInfoDialogProps) {
+export function TableInfoDialog({ opened, onClose, label, total, totalExact = true, searchable }: TableInfoDialogProps) {
   const { t, i18n } = useTranslation();
   return (
     <Modal opened={opened} onClose={onClose} title={t('list.info_title', { defaultValue: '{{table}}: table info', table: label })} centered size="md">
       <Stack gap="sm">
         <Text size="sm">
-          <b>{t('list.total_rows', { defaultValue: 'Total rows:' })}</b> {total.toLocaleString(localeOf(i18n.language))}
+          <b>{t('list.total_rows', { defaultValue: 'Total rows:' })}</b> {totalText(total, totalExact, localeOf(i18n.language))}
         </Text>
         <Text size="sm">
           <b>{t('list.search_looks_in', { defaultValue: 'Search looks in:' })}</b>{' '}

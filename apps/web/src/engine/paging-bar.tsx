@@ -11,12 +11,20 @@ export interface PagingBarProps {
   page: number;
   pageCount: number;
   total: number;
+  /** false: at least `total` rows ('10,000+ rows'); the last page is not known, so Last is off. */
+  totalExact?: boolean;
   size: number;
   onPage: (page: number) => void;
   onSize: (size: number) => void;
 }
 
-export function PagingBar({ page, pageCount, total, size, onPage, onSize }: PagingBarProps) {
+/** A row count in the user's locale; an inexact one is a lower bound: '10,000+'. */
+export function totalText(total: number, totalExact: boolean, locale: string): string {
+  const n = total.toLocaleString(locale);
+  return totalExact ? n : `${n}+`;
+}
+
+export function PagingBar({ page, pageCount, total, totalExact = true, size, onPage, onSize }: PagingBarProps) {
   const { t, i18n } = useTranslation();
   const first = page <= 1;
   const last = page >= pageCount;
@@ -25,7 +33,8 @@ export function PagingBar({ page, pageCount, total, size, onPage, onSize }: Pagi
   return (
     <Group gap="xs" wrap="nowrap" data-testid="paging-bar">
       <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="row-total">
-        {countText(t, 'grid.row', total, { single: '{{n}} row', many: '{{n}} rows' }, { n: total.toLocaleString(localeOf(i18n.language)) })}
+        {/* An at-least count always reads plural ('1+ rows' is never singular). */}
+        {countText(t, 'grid.row', totalExact ? total : Math.max(total, 2), { single: '{{n}} row', many: '{{n}} rows' }, { n: totalText(total, totalExact, localeOf(i18n.language)) })}
       </Text>
       <NativeSelect
         size="xs"
@@ -44,13 +53,13 @@ export function PagingBar({ page, pageCount, total, size, onPage, onSize }: Pagi
         <IconChevronLeft size={16} />
       </ActionIcon>
       <Text size="sm" style={{ whiteSpace: 'nowrap' }} data-testid="page-of">
-        {t('grid.page_of', { defaultValue: 'Page {{page}} of {{pages}}', page, pages: pageCount })}
+        {t('grid.page_of', { defaultValue: 'Page {{page}} of {{pages}}', page, pages: totalExact ? pageCount : `${pageCount}+` })}
       </Text>
       <ActionIcon variant="subtle" size="sm" aria-label={t('grid.next', { defaultValue: 'Next' })} disabled={last} onClick={() => onPage(page + 1)}>
         <IconChevronRight size={16} />
       </ActionIcon>
       {!compact && (
-        <ActionIcon variant="subtle" size="sm" aria-label={t('grid.last', { defaultValue: 'Last' })} disabled={last} onClick={() => onPage(pageCount)}>
+        <ActionIcon variant="subtle" size="sm" aria-label={t('grid.last', { defaultValue: 'Last' })} disabled={last || !totalExact} onClick={() => onPage(pageCount)}>
           <IconChevronsRight size={16} />
         </ActionIcon>
       )}

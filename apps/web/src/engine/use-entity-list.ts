@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { urlFilters } from './related-lists';
 import { http } from '../lib/http-client';
 import { chosenColumns, type ColumnSpec } from './entity-columns';
-import { entityUrl, listQuery, type EntityRow, type ListParams, type ListResponse } from './entity-api';
+import { entityUrl, listQuery, pagesFor, type EntityRow, type ListParams, type ListResponse } from './entity-api';
 
 export const PAGE_SIZES = [25, 50, 100, 200] as const;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -22,6 +22,8 @@ export interface EntityListController {
   columns: ColumnSpec[];
   rows: EntityRow[];
   total: number;
+  /** false when the server only knows there are at least `total` rows ('10,000+'). */
+  totalExact: boolean;
   page: number;
   size: number;
   pageCount: number;
@@ -163,7 +165,8 @@ export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}
 
   const rows = useMemo(() => query.data?.rows ?? [], [query.data]);
   const total = query.data?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / size));
+  const totalExact = query.data?.total_exact !== false;
+  const pageCount = pagesFor(total, totalExact, page, size, rows.length);
 
   // After deletes the current page may lie past the end; step back to the last one that exists.
   useEffect(() => {
@@ -194,6 +197,7 @@ export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}
     columns,
     rows,
     total,
+    totalExact,
     page,
     size,
     pageCount,
