@@ -10,7 +10,7 @@ import { signIn, useSession, type SessionUser } from '../lib/session-store';
 import { toast } from '../lib/toast';
 import { firstMissingRequired } from '../lib/validation';
 import { BrandMark } from './brand-mark';
-import { LanguageSwitcher } from './context-switchers';
+import { LoginLanguageSwitcher } from './login-language-switcher';
 import classes from './login-page.module.css';
 
 type LoginResponse = Partial<SessionUser> & Pick<SessionUser, 'usr_nm' | 'usr_cd' | 'usr_token'>;
@@ -119,7 +119,7 @@ export function LoginPage() {
           <Box className={classes.mobileBrand}>
             <BrandMark to="/login" />
           </Box>
-          <LanguageSwitcher size="xs" w={130} variant="filled" />
+          <LoginLanguageSwitcher w={130} />
         </Group>
 
         <Paper component="form" onSubmit={submit} noValidate className={classes.card} withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 'xl' }}>

@@ -43,11 +43,13 @@ import { MOBILE_QUERY } from './responsive';
 import { relatedListPath, urlFilters } from './related-lists';
 import { recentLayout } from './table-settings-api';
 import { useEntityList } from './use-entity-list';
-import { WorkflowButtonDialog, type WorkflowRefusal } from './workflow-button-dialog';
+import type { WorkflowRefusal } from './workflow-button-dialog';
 import { permittedWorkflowButtons, workflowButtonBody, workflowButtonEnabled, workflowButtonTexts, workflowButtonUrl, workflowOpensPath } from './workflow-buttons';
 
 // AG Grid is most of the list page's weight: it loads with the first grid, not with the shell or login.
 const EntityGrid = lazy(() => import('./entity-grid').then((m) => ({ default: m.EntityGrid })));
+// A workflow button's dialog holds form fields (dates, selects): they load when a button is pressed.
+const WorkflowButtonDialog = lazy(() => import('./workflow-button-dialog').then((m) => ({ default: m.WorkflowButtonDialog })));
 
 export interface EntityListPageProps {
   entity: AnyEntity;
@@ -476,7 +478,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride, edit
           height={gridHeight}
           inlineEditFields={inlineFields}
           onInlineEdit={(row, field, text) => void onInlineEdit(row, field, text)}
-          paging={{ page: list.page, pageCount: list.pageCount, total: list.total, size: list.size, onPage: list.setPage, onSize: list.setSize }}
+          paging={{ page: list.page, pageCount: list.pageCount, total: list.total, totalExact: list.totalExact, size: list.size, onPage: list.setPage, onSize: list.setSize }}
         />
       </Suspense>
 
@@ -502,18 +504,20 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride, edit
         />
       )}
       {flow && (
-        <WorkflowButtonDialog
-          opened
-          entity={entity}
-          button={flow.button}
-          row={flow.row}
-          busy={flowBusy}
-          refusal={flow.refusal}
-          onCancel={() => setFlow(null)}
-          onConfirm={(reason, inputs) => void doWorkflow(reason, inputs)}
-        />
+        <Suspense fallback={null}>
+          <WorkflowButtonDialog
+            opened
+            entity={entity}
+            button={flow.button}
+            row={flow.row}
+            busy={flowBusy}
+            refusal={flow.refusal}
+            onCancel={() => setFlow(null)}
+            onConfirm={(reason, inputs) => void doWorkflow(reason, inputs)}
+          />
+        </Suspense>
       )}
-      <TableInfoDialog opened={infoOpen} onClose={() => setInfoOpen(false)} label={tableName} total={list.total} searchable={searchable} />
+      <TableInfoDialog opened={infoOpen} onClose={() => setInfoOpen(false)} label={tableName} total={list.total} totalExact={list.totalExact} searchable={searchable} />
     </Stack>
   );
 }

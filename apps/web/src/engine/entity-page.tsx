@@ -2,14 +2,17 @@ import { hasRoute } from '@campus/entities/define';
 import { findPage } from '@campus/entities/pages';
 import { findEntity } from '@campus/entities/registry';
 import { Skeleton } from '@mantine/core';
-import { Suspense, type ComponentType, type JSX } from 'react';
+import { lazy, Suspense, type ComponentType, type JSX } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { isOwnProfilePath, usePagePermission } from '../app/page-permission-context';
 import { useSession } from '../lib/session-store';
-import { EntityForm } from './entity-form';
 import { EntityListPage } from './entity-list-page';
 import { modePath, parseMode } from './entity-mode';
-import { ImportPage } from './import-page';
+
+// A list page needs neither the form's fields (dates, selects, uploads) nor the import screen (ExcelJS):
+// they load when a form or the import is opened, so the first list comes up sooner.
+const EntityForm = lazy(() => import('./entity-form').then((m) => ({ default: m.EntityForm })));
+const ImportPage = lazy(() => import('./import-page').then((m) => ({ default: m.ImportPage })));
 
 /**
  * Hand-written create/update screens by 'module/page', supplied by the app so the engine imports no workflow.
@@ -25,6 +28,11 @@ export type WorkflowViews = Readonly<Record<string, ComponentType>>;
 export type WorkflowTables = Readonly<Record<string, ComponentType>>;
 
 const NOT_FOUND = '/page_not_found';
+
+/** While a lazily loaded screen arrives, a placeholder of its size, inside the shell. */
+function Loading({ children }: { children: JSX.Element }): JSX.Element {
+  return <Suspense fallback={<Skeleton height={320} radius="md" />}>{children}</Suspense>;
+}
 const NOT_AUTHORISED = '/page_not_autherised';
 
 /**
@@ -85,15 +93,17 @@ export function EntityPage({
     case 'create':
       if (!can('create')) return denied;
       if (workflow) return workflow;
-      return hasRoute(entity, 'create') ? <EntityForm key={`${entity.name}:create`} entity={entity} page={page} mode="create" /> : missing;
+      return hasRoute(entity, 'create') ? <Loading><EntityForm key={`${entity.name}:create`} entity={entity} page={page} mode="create" /></Loading> : missing;
     case 'update':
       if (!can('edit') && !own) return denied;
       if (workflow && editsWithWorkflow && can('edit')) return workflow;
-      return hasRoute(entity, 'update') ? <EntityForm key={`${entity.name}:update:${mode.id}`} entity={entity} page={page} mode="update" id={mode.id} /> : missing;
+      return hasRoute(entity, 'update') ? <Loading><EntityForm key={`${entity.name}:update:${mode.id}`} entity={entity} page={page} mode="update" id={mode.id} /></Loading> : missing;
     case 'clone':
       if (!can('create')) return denied;
       return hasRoute(entity, 'create') && hasRoute(entity, 'get') ? (
-        <EntityForm key={`${entity.name}:clone:${mode.id}`} entity={entity} page={page} mode="clone" id={mode.id} />
+        <Loading>
+          <EntityForm key={`${entity.name}:clone:${mode.id}`} entity={entity} page={page} mode="clone" id={mode.id} />
+        </Loading>
       ) : (
         missing
       );
@@ -107,12 +117,20 @@ export function EntityPage({
         );
       }
       return hasRoute(entity, 'get') ? (
-        <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} updatable={hasRoute(entity, 'update') || editsWithWorkflow} />
+        <Loading>
+          <EntityForm key={`${entity.name}:view:${mode.id}`} entity={entity} page={page} mode="view" id={mode.id} updatable={hasRoute(entity, 'update') || editsWithWorkflow} />
+        </Loading>
       ) : (
         missing
       );
     case 'import':
       if (!can('import')) return denied;
-      return hasRoute(entity, 'import') ? <ImportPage key={`${entity.name}:import`} entity={entity} page={page} /> : missing;
+      return hasRoute(entity, 'import') ? (
+        <Loading>
+          <ImportPage key={`${entity.name}:import`} entity={entity} page={page} />
+        </Loading>
+      ) : (
+        missing
+      );
   }
 }

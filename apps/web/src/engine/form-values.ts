@@ -1,5 +1,5 @@
-import type { AnyEntity, Field } from '@campus/entities/define';
-import { localFieldMessage, parseTypedDate, todayIso } from '../lib/validation';
+import { writableFields, type AnyEntity, type Field } from '@campus/entities/define';
+import { isEmptyValue, localFieldMessage, localRequiredMessage, parseTypedDate, todayIso, type RequiredProblem } from '../lib/validation';
 import type { FormModeKind } from './entity-mode';
 
 /** What a form input holds: strings for text-like kinds, number | '' for NumberInput, boolean for Switch. */
@@ -202,4 +202,14 @@ export function linkPartners(fields: readonly FormField[], values: FormValues, f
     else partners[theirs] = String(v);
   }
   return { partners, waitingFor };
+}
+
+/** The same rule over an entity's declared form fields (declaration order is form order). */
+export function firstMissingForEntity(entity: AnyEntity, values: Record<string, unknown>): RequiredProblem | null {
+  for (const [name, field] of writableFields(entity)) {
+    if (!field.required || field.formHidden) continue;
+    if (field.kind === 'bool') continue;
+    if (isEmptyValue(values[name])) return { fieldName: name, message: localRequiredMessage(field) };
+  }
+  return null;
 }

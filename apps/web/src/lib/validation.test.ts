@@ -2,11 +2,11 @@ import { religion } from '@campus/entities/master/religion.entity';
 import { employee } from '@campus/entities/employee/employee.entity';
 import { requiredMessage, type Field } from '@campus/entities/define';
 import { describe, expect, it } from 'vitest';
+import { firstMissingForEntity } from '../engine/form-values';
 import {
   discountAmount,
   discountPercent,
   exactlyOneMessage,
-  firstMissingForEntity,
   firstMissingRequired,
   formFieldsFromDom,
   imageAccept,

@@ -1,4 +1,5 @@
-import { writableFields, type AnyEntity, type Field } from '@campus/entities/define';
+// Types only: a value import of define.ts would pull zod and the declarations into the login page's bundle.
+import type { Field } from '@campus/entities/define';
 import dayjs from 'dayjs';
 import i18next from 'i18next';
 import { decimalOf, isZero, mulDiv, parseDecimal } from './decimal';
@@ -142,16 +143,6 @@ export function requiredFieldMessage(field: Pick<FormFieldState, 'control' | 'in
 export function firstMissingRequired(fields: readonly FormFieldState[]): RequiredProblem | null {
   const missing = fields.find((f) => f.required && isEmptyValue(f.value));
   return missing ? { fieldName: missing.name, message: requiredFieldMessage(missing) } : null;
-}
-
-/** The same rule over an entity's declared form fields (declaration order is form order). */
-export function firstMissingForEntity(entity: AnyEntity, values: Record<string, unknown>): RequiredProblem | null {
-  for (const [name, field] of writableFields(entity)) {
-    if (!field.required || field.formHidden) continue;
-    if (field.kind === 'bool') continue;
-    if (isEmptyValue(values[name])) return { fieldName: name, message: localRequiredMessage(field) };
-  }
-  return null;
 }
 
 /**
