@@ -69,8 +69,10 @@ export async function startServer(o: StartOptions): Promise<ServerProcess> {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   let exited = false;
+  if (child.pid !== undefined) running.add(child.pid);
   child.on('exit', () => {
     exited = true;
+    if (child.pid !== undefined) running.delete(child.pid);
   });
   const base = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
@@ -99,6 +101,21 @@ export async function startServer(o: StartOptions): Promise<ServerProcess> {
     await new Promise((r) => setTimeout(r, 100));
   }
   return { base, startMs: performance.now() - t0, log: () => out, stop };
+}
+
+/** Process groups of servers still running: ended with the bench if it is interrupted. */
+const running = new Set<number>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const pid of running) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    process.exit(130);
+  });
 }
 
 export const BENCH_ADMIN_PASSWORD = 'Bench-Admin-Pass-1';

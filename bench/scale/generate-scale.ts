@@ -275,6 +275,13 @@ async function bulk(c: pg.Client, o: ScaleOptions, log: (l: string) => void): Pr
       SELECT b.fee_coll_cd, b.stud_cd, f.fee_cd, f.fee_grp_cd, 'Fee', CASE WHEN b.promoted THEN f.fee_amt_aftr_prmtn ELSE f.fee_amt END, 0,
              'Active', b.inst_cd, b.acdm_cd, ${admin}
       FROM bench_bill b JOIN fee f ON f.cls_cd = b.cls_cd AND f.fee_grp_cd = b.fee_grp_cd`);
+    // Where bill numbers come from a per-year counter row (migration 0015), it goes on from these bills.
+    if ((await c.query(`SELECT to_regclass('bill_counter') AS t`)).rows[0].t) {
+      await c.query(`
+        INSERT INTO bill_counter AS k (bill_cntr_kind, bill_cntr_last, inst_cd, acdm_cd, crt_by)
+        SELECT 'Fee Bill', max(fee_coll_bill_no), inst_cd, acdm_cd, ${admin} FROM fee_collection_bill WHERE fee_coll_bill_no IS NOT NULL GROUP BY inst_cd, acdm_cd
+        ON CONFLICT (inst_cd, acdm_cd, bill_cntr_kind) DO UPDATE SET bill_cntr_last = greatest(k.bill_cntr_last, excluded.bill_cntr_last)`);
+    }
   });
   await step('staff: 120 employees per institute', async () => {
     await c.query(
