@@ -1,9 +1,10 @@
 import { entity } from '@campus/entities/registry';
 import type { RequestContext } from '../../access/request-context';
-import { rows, sql, type Tx } from '../../db/client';
+import { sql, type Tx } from '../../db/client';
 import { entityTable } from '../../db/tables';
 import { auditInsertFrom } from '../../engine/audit';
 import type { Row } from '../../engine/entity-hooks';
+import { preparedRows } from './prepared-statement';
 
 const billEntity = entity('collected_fee');
 
@@ -60,8 +61,10 @@ export async function writeBill(tx: Tx, ctx: RequestContext, acdmCd: number, w: 
     after: sql`${JSON.stringify(w.after)}::jsonb || jsonb_build_object('fee_coll_cd', b.fee_coll_cd, 'fee_coll_bill_no', b.fee_coll_bill_no)`,
   });
   const ids = (cols: string[]) => sql.join(cols.map((c) => sql.identifier(c)), sql`, `);
-  const [written] = await rows<{ fee_coll_cd: number; fee_coll_bill_no: number }>(
+  // Prepared per shape: the text changes only with the number of lines.
+  const [written] = await preparedRows<{ fee_coll_cd: number; fee_coll_bill_no: number }>(
     tx,
+    `fee_bill_write_${w.lines.length}`,
     sql`WITH n AS (${nextBillNumber(ctx.instCd, acdmCd, ctx.user.usr_cd)}),
       b AS (INSERT INTO fee_collection_bill (fee_coll_bill_no, ${ids(billCols)})
             SELECT n.no, ${sql.join(billCols.map((c) => typed('collected_fee', c, w.bill[c])), sql`, `)} FROM n

@@ -15,6 +15,7 @@ import { studentDues, type DueLine } from './fee-dues';
 import { billMatches, requestHash } from './bill-request';
 import { isWalletTender, payBillFromWallet, walletBalance } from './wallet-tender';
 import { writeBill } from './bill-write';
+import { preparedRows } from './prepared-statement';
 
 const studentEntity = entity('student');
 const billEntity = entity('collected_fee');
@@ -194,7 +195,7 @@ interface CounterContext {
 }
 
 async function counterContext(tx: Tx, ctx: RequestContext, acdmCd: number, input: CollectFeeInput): Promise<CounterContext> {
-  const [c] = await rows<{
+  const [c] = await preparedRows<{
     inst_nm: string;
     inst_adr1: string | null;
     inst_adr2: string | null;
@@ -209,6 +210,7 @@ async function counterContext(tx: Tx, ctx: RequestContext, acdmCd: number, input
     key_hash: string | null;
   }>(
     tx,
+    'fee_counter_context',
     sql`SELECT i.inst_nm, i.inst_adr1, i.inst_adr2, i.inst_ph, i.inst_eml, a.acdm_strt_yr AS strt,
                t.tnd_typ_nm, t.tnd_typ_fld_val, t.tnd_typ_sts,
                k.fee_coll_cd AS key_bill, k.stud_cd AS key_stud, k.fee_coll_idem_hash AS key_hash

@@ -1,4 +1,5 @@
-import { rows, sql, type DbOrTx } from '../../db/client';
+import { sql, type DbOrTx } from '../../db/client';
+import { preparedRows } from './prepared-statement';
 import { localDateTime } from '../../lib/clock';
 import { fromPaise, toPaise } from '../../lib/paise';
 
@@ -48,9 +49,10 @@ interface FeeRow {
  * that collect must hold the student's row lock, so no other counter changes 'paid' meanwhile.
  */
 export async function studentDues(db: DbOrTx, instCd: number, acdmCd: number, studCd: number, today = localDateTime().date): Promise<StudentDues> {
-  // One statement: each term's late fee paid so far rides along on the term's rows.
-  const fees = await rows<FeeRow>(
+  // One statement, prepared: each term's late fee paid so far rides along on the term's rows.
+  const fees = await preparedRows<FeeRow>(
     db,
+    'fee_dues',
     sql`SELECT x.fee_cd, x.fee_grp_cd, g.fee_grp_nm, g.fee_grp_fee_str_dt::text AS str_dt, g.fee_grp_fee_exp_dt::text AS exp_dt,
                g.fee_grp_fee_prid_amt::text AS late_amt, t.feetyp_nm, x.promoted, x.amount::text AS amount, x.discount::text AS discount,
                x.paid::text AS paid, x.paid_by_due::text AS paid_by_due, coalesce(lp.amt, 0)::text AS late_paid
