@@ -97,7 +97,7 @@ const summary = (status: number, body: string): string => {
   }
 };
 
-let school: School | undefined;
+let school: School;
 const outcomes: Outcome[] = [];
 for (const backend of backends) {
   const dataDir = backend === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-import-pglite-')) : undefined;
@@ -106,17 +106,13 @@ for (const backend of backends) {
   const server = await startServer(backend === 'postgres' ? { databaseUrl: urlOf(args.db!) } : { dataDir });
   console.log(`\n${backend}: first start with the demo, to healthy: ${(server.startMs / 1000).toFixed(1)} s`);
   try {
-    if (backend === 'postgres') {
-      school = await withClient(urlOf(args.db!), async (c) => {
-        const [y] = (await c.query<{ inst_cd: number; acdm_cd: number }>(`SELECT inst_cd, acdm_cd FROM academic WHERE acdm_sts AND inst_cd = (SELECT min(inst_cd) FROM institute)`)).rows;
-        const secs = (
-          await c.query<{ cls: string; sec: string }>(`SELECT c.cls_nm AS cls, s.sec_nm AS sec FROM section s JOIN class c ON c.cls_cd = s.cls_cd WHERE s.inst_cd = $1 ORDER BY c.cls_odr, s.sec_nm`, [y.inst_cd])
-        ).rows;
-        return { instCd: y.inst_cd, acdmCd: y.acdm_cd, sections: secs };
-      });
-    }
-    // PGlite holds its folder: it gets the same demo (same seed), so the same school, year and class names.
-    if (!school) throw new Error('run the postgres backend first: it reads the demo school\'s classes for the sheet');
+    // The school, its running year and its sections as the office sees them (the API, so PGlite works too).
+    const home = await signIn(server.base, 'ADMIN', BENCH_ADMIN_PASSWORD, 1, 0);
+    const years = (await (await fetch(`${server.base}/api/academic/?size=50`, { headers: headersOf(home, 'academic') })).json()) as { rows: { acdm_cd: number; acdm_sts: boolean }[] };
+    const acdmCd = years.rows.find((y) => y.acdm_sts)?.acdm_cd;
+    const secs = (await (await fetch(`${server.base}/api/section/?size=200`, { headers: headersOf(home, 'section') })).json()) as { rows: { sec_nm: string; cls_nm: string }[] };
+    if (!acdmCd || !secs.rows?.length) throw new Error(`no running year or no sections: ${JSON.stringify({ years, secs }).slice(0, 300)}`);
+    school = { instCd: 1, acdmCd, sections: secs.rows.map((r) => ({ cls: r.cls_nm, sec: r.sec_nm })) };
     const s = await signIn(server.base, 'ADMIN', BENCH_ADMIN_PASSWORD, school.instCd, school.acdmCd);
     const headers = headersOf(s, 'profile', 'POST', 'student');
     for (const n of sizes) {

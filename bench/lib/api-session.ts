@@ -31,7 +31,8 @@ export function headersOf(s: ApiSession, pagename: string, method = 'GET', modul
     auth_token: s.token,
     platform: 'bench',
     inst_cd: String(s.instCd),
-    acdm_cd: String(s.acdmCd),
+    // 0 = no year chosen yet (institute-wide pages), as the web client sends before a year is picked.
+    acdm_cd: s.acdmCd ? String(s.acdmCd) : '',
     data_chk: '0',
     pagename,
     'accept-encoding': 'gzip, br',
