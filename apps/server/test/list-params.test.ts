@@ -78,6 +78,15 @@ describe.each(backends)('list answers on %s: codes, columns and totals', (backen
     expect(whole).toMatchObject({ cls_cd: w.cls, cls_nm: w.clsNm, sec_nm: 'A', stud_adm_cd: `SMS/${w.tag}/0101` });
   });
 
+  it('documents cols, and that an admission number is matched from its start', async () => {
+    const doc = (await srv.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, { get: { parameters?: { name: string; in: string; description?: string }[] } }>;
+    }>();
+    const params = doc.paths['/api/student/'].get.parameters ?? [];
+    expect(params.find((p) => p.name === 'cols')?.description).toMatch(/^Comma-separated field names to return/);
+    expect(params.find((p) => p.name === 'q')?.description).toMatch(/Admission No: from the start only\.$/);
+  });
+
   it('refuses a column that is not declared, naming it', async () => {
     for (const cols of ['stud_fs_nm,nope', 'stud_fs_nm,"; drop table student', '__proto__']) {
       const res = await call(srv.app, grid, 'GET', `/api/student/?cols=${encodeURIComponent(cols)}`);

@@ -26,6 +26,19 @@ const parseId = (params: unknown): number => {
   return p.data.id;
 };
 
+/** The list's documented query string, with the column choice and what a code field matches. */
+function listDocs(e: AnyEntity): Record<string, unknown> {
+  const doc = listQueryDocs(e);
+  const props = doc.properties as Record<string, Record<string, unknown>>;
+  const codes = Object.values(e.fields).filter((f) => f.kind === 'text' && f.search && f.exactCode).map((f) => f.label);
+  if (codes.length) props.q = { ...props.q, description: `${String(props.q?.description ?? '')} ${codes.join(', ')}: from the start only.` };
+  props.cols = {
+    type: 'string',
+    description: 'Comma-separated field names to return (the key and row_ver always); only their links are joined. Absent: every field.',
+  };
+  return doc;
+}
+
 /** A context let in for the user's own row only (RequestContext.selfOnly) reaches no other row. */
 function ownOnly(ctx: RequestContext, id: number): RequestContext {
   if (!ctx.selfOnly) return ctx;
@@ -78,7 +91,7 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
     const page = (button?: string) => ({ access: { kind: 'page' as const, pages: pagesOf, button } });
 
     if (hasRoute(e, 'list') && !skip.has(`GET ${base}`)) {
-      app.get(base, { config: { ...page(), docs: { querystring: listQueryDocs(e) } }, schema: { tags, summary: `List ${e.label}` } }, async (req) =>
+      app.get(base, { config: { ...page(), docs: { querystring: listDocs(e) } }, schema: { tags, summary: `List ${e.label}` } }, async (req) =>
         listRows(db, e, mustCtx(req), parseListParams(e, req.query as Record<string, unknown>)),
       );
     }
