@@ -1,4 +1,5 @@
 import { findPage, isAdminOnlyButton, livePages, parseButtons, type PageDef } from '@campus/entities/pages';
+import type { SQL } from 'drizzle-orm';
 import { rows, sql, type DbOrTx } from '../db/client';
 
 export interface EffectivePermission {
@@ -10,7 +11,8 @@ export interface EffectivePermission {
   usr_need_data_chk: boolean;
 }
 
-interface PermRow {
+/** One permission row as stored: the user's own (own = true) or one of a group they belong to. */
+export interface PermRow {
   usr_prms_mdl: string;
   usr_prms_page: string;
   usr_prms_is_alw: boolean;
@@ -18,6 +20,27 @@ interface PermRow {
   usr_need_data_chk: boolean;
   own: boolean;
 }
+
+/**
+ * The stored rows behind a user's effective permissions in an institute, as a sub-select's FROM/WHERE
+ * (the signed-in context reads them in the same statement as the session). `pages` limits them to those
+ * pages; the combination per page does not depend on other pages' rows, so the result for them is the same.
+ */
+export function permissionRowsSql(usrCd: SQL, instCd: SQL, pages?: readonly Pick<PageDef, 'module' | 'page'>[], groupsOnly = false): SQL {
+  const pageFilter = pages
+    ? pages.length
+      ? sql`AND (p.usr_prms_mdl, p.usr_prms_page) IN (${sql.join(pages.map((pg) => sql`(${pg.module}, ${pg.page})`), sql`, `)})`
+      : sql`AND false`
+    : sql``;
+  const ownRows = groupsOnly ? sql`false` : sql`p.usr_prms_usr_cd = ${usrCd}`;
+  return sql`FROM user_permission p
+        WHERE p.inst_cd = ${instCd} AND p.usr_sts ${pageFilter}
+          AND (${ownRows}
+               OR p.upg_cd IN (SELECT m.upg_cd FROM user_permission_mapping m WHERE m.usr_cd = ${usrCd} AND m.inst_cd = ${instCd}))`;
+}
+
+export const permissionColumnsSql = (usrCd: SQL): SQL =>
+  sql`p.usr_prms_mdl, p.usr_prms_page, p.usr_prms_is_alw, p.usr_prms_btns, p.usr_need_data_chk, (p.usr_prms_usr_cd = ${usrCd}) AS own`;
 
 /**
  * Effective permissions of a user in an institute, per page. The user's own row wins; without one, the
@@ -34,17 +57,16 @@ export async function effectivePermissions(
   /** What the groups alone give (what the user would have without their own rows). */
   groupsOnly = false,
 ): Promise<Map<string, EffectivePermission>> {
-  const pageFilter = only ? sql`AND p.usr_prms_mdl = ${only.module} AND p.usr_prms_page = ${only.page}` : sql``;
-  const ownRows = groupsOnly ? sql`false` : sql`p.usr_prms_usr_cd = ${usrCd}`;
+  const u = sql`${usrCd}`;
   const found = await rows<PermRow>(
     db,
-    sql`SELECT p.usr_prms_mdl, p.usr_prms_page, p.usr_prms_is_alw, p.usr_prms_btns, p.usr_need_data_chk,
-               (p.usr_prms_usr_cd = ${usrCd}) AS own
-        FROM user_permission p
-        WHERE p.inst_cd = ${instCd} AND p.usr_sts ${pageFilter}
-          AND (${ownRows}
-               OR p.upg_cd IN (SELECT m.upg_cd FROM user_permission_mapping m WHERE m.usr_cd = ${usrCd} AND m.inst_cd = ${instCd}))`,
+    sql`SELECT ${permissionColumnsSql(u)} ${permissionRowsSql(u, sql`${instCd}`, only ? [only] : undefined, groupsOnly)}`,
   );
+  return combinePermissions(found, isAdmin);
+}
+
+/** The stored rows of a user (own and groups') combined into one effective permission per live page. */
+export function combinePermissions(found: readonly PermRow[], isAdmin: boolean): Map<string, EffectivePermission> {
   const byPage = new Map<string, PermRow[]>();
   for (const r of found) {
     const k = `${r.usr_prms_mdl}/${r.usr_prms_page}`;

@@ -4,8 +4,8 @@ import type { Config } from '../config';
 import { rows, sql, type Db } from '../db/client';
 import type { RouteDocs } from '../engine/openapi-docs';
 import { CREDENTIALS_CHANGED, forbidden, unauthorized } from '../lib/http-error';
-import { effectivePermissions, hasButton, type EffectivePermission } from './permission';
-import { resolveSession } from './session';
+import { combinePermissions, hasButton, permissionColumnsSql, permissionRowsSql, type EffectivePermission, type PermRow } from './permission';
+import { hashToken } from './session';
 
 type PageRef = Pick<PageDef, 'module' | 'page'>;
 
@@ -82,6 +82,21 @@ const intHeader = (req: FastifyRequest, name: string, refusal: string): number |
   return Number(v);
 };
 
+/** A value computed now whose refusal (if any) is thrown later, by get(). */
+function deferred<T>(f: () => T): { ok: true; value: T; get(): T } | { ok: false; get(): T } {
+  try {
+    const value = f();
+    return { ok: true, value, get: () => value };
+  } catch (err) {
+    return {
+      ok: false,
+      get: () => {
+        throw err;
+      },
+    };
+  }
+}
+
 const NOT_MAPPED = 'You are not mapped to this institute.';
 const FOREIGN_YEAR = 'This academic year does not belong to the institute.';
 
@@ -140,13 +155,75 @@ export function registerRequestContext(app: FastifyInstance, db: Db, cfg: Config
   });
 }
 
+interface ContextRow extends Partial<UserRow> {
+  /** The session's user; null when the session is live but the employee row is gone. */
+  sess_usr_cd: number;
+  insts: InstituteChoice[] | null;
+  years: { acdm_cd: number; acdm_sts: boolean; acdm_strt_yr: number | string }[] | null;
+  perms: PermRow[] | null;
+}
+
+/**
+ * Everything a request's context is decided from, in ONE statement: the live session (refreshing its
+ * last-seen time at most once a minute, as resolveSession does), its user and role, the institutes they may
+ * enter, the asked (or home) institute's years, and the stored permission rows of the route's pages there.
+ * No row: the token is unknown, revoked, past its absolute expiry or idle too long. Nothing is decided
+ * here: the same checks as before run on the answer (buildContext), so a foreign institute's years or
+ * rows fetched for a refused request are never used.
+ */
+async function loadContext(db: Db, cfg: Config, token: string, askedInst: number | null, pages: readonly PageRef[] | null): Promise<ContextRow | undefined> {
+  const now = new Date();
+  const idleLimit = new Date(now.getTime() - cfg.sessionIdleMinutes * 60_000);
+  const touchBefore = new Date(now.getTime() - 60_000);
+  const inst = sql`c.cur_inst`;
+  const usr = sql`c.usr_cd`;
+  const perms = pages
+    ? sql`(SELECT json_agg(json_build_object('usr_prms_mdl', p.usr_prms_mdl, 'usr_prms_page', p.usr_prms_page,
+              'usr_prms_is_alw', p.usr_prms_is_alw, 'usr_prms_btns', p.usr_prms_btns, 'usr_need_data_chk', p.usr_need_data_chk,
+              'own', p.usr_prms_usr_cd IS NOT DISTINCT FROM ${usr}))
+           ${permissionRowsSql(usr, inst, pages)})`
+    : sql`NULL::json`;
+  const [r] = await rows<ContextRow>(
+    db,
+    sql`WITH s AS (
+          SELECT sess_cd, usr_cd, sess_seen_at FROM session
+          WHERE sess_token_hash = ${hashToken(token)} AND sess_revoked_at IS NULL
+            AND sess_expires_at > ${now.toISOString()}::timestamptz AND sess_seen_at > ${idleLimit.toISOString()}::timestamptz
+        ), touched AS (
+          UPDATE session SET sess_seen_at = ${now.toISOString()}::timestamptz
+          WHERE sess_cd IN (SELECT sess_cd FROM s WHERE sess_seen_at < ${touchBefore.toISOString()}::timestamptz)
+          RETURNING sess_cd
+        ), c AS (
+          SELECT s.usr_cd AS sess_usr_cd, e.usr_cd, e.usr_nm, e.usr_full_nm, e.usr_id, e.inst_cd, e.usr_is_lgn, r.rl_nm,
+                 coalesce(${askedInst}::int, e.inst_cd) AS cur_inst
+          FROM s LEFT JOIN employee e ON e.usr_cd = s.usr_cd LEFT JOIN role r ON r.rl_cd = e.usr_typ
+        )
+        SELECT c.sess_usr_cd, c.usr_cd, c.usr_nm, c.usr_full_nm, c.usr_id, c.inst_cd, c.usr_is_lgn, c.rl_nm,
+          (SELECT json_agg(json_build_object('inst_cd', i.inst_cd, 'inst_nm', i.inst_nm, 'inst_typ', i.inst_typ, 'is_active', i.is_active)
+                           ORDER BY (i.inst_cd = c.inst_cd) DESC, i.inst_nm)
+             FROM institute i
+             WHERE i.inst_cd = c.inst_cd
+                OR i.inst_cd IN (SELECT m.inst_cd FROM user_institute m WHERE m.usr_cd = c.usr_cd AND m.usr_inst_sts)) AS insts,
+          (SELECT json_agg(json_build_object('acdm_cd', a.acdm_cd, 'acdm_sts', a.acdm_sts, 'acdm_strt_yr', a.acdm_strt_yr)
+                           ORDER BY a.acdm_sts DESC, a.acdm_strt_yr DESC)
+             FROM academic a WHERE a.inst_cd = c.cur_inst) AS years,
+          ${perms} AS perms
+        FROM c`,
+  );
+  return r;
+}
+
 async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Exclude<Access, { kind: 'public' }>): Promise<RequestContext> {
   const token = header(req, 'auth_token');
   if (!token || token === 'login') throw unauthorized('Please sign in.');
-  const usrCd = await resolveSession(db, cfg, token);
-  if (usrCd === null) throw unauthorized('Your session has ended. Please sign in again.');
-  const u = await loadUser(db, { usrCd });
-  if (!u || !u.usr_is_lgn) throw unauthorized('Your login has been disabled. Please contact the administrator.');
+  // A malformed id header is refused at the same step as before (after the session and user checks), so the
+  // answer to any request is the one it was; only a well-formed institute id is sent with the statement.
+  const instHeader = deferred(() => intHeader(req, 'inst_cd', NOT_MAPPED));
+  const pages = access.kind === 'page' ? [...access.pages, ...(access.earlierYear ? [access.earlierYear] : [])] : null;
+  const row = await loadContext(db, cfg, token, instHeader.ok ? instHeader.value : null, pages);
+  if (!row) throw unauthorized('Your session has ended. Please sign in again.');
+  if (row.usr_cd == null || !row.usr_is_lgn) throw unauthorized('Your login has been disabled. Please contact the administrator.');
+  const u = row as ContextRow & UserRow;
   // The headers must describe the token's own user: a client that edits them is refused, not obeyed.
   if (header(req, 'username').toLowerCase() !== u.usr_nm.toLowerCase() || header(req, 'usercode') !== String(u.usr_cd)) {
     throw unauthorized(CREDENTIALS_CHANGED);
@@ -162,17 +239,14 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
     is_admin: isAdmin,
   };
 
-  const myInsts = await institutesOf(db, u.usr_cd, u.inst_cd, isAdmin);
+  const myInsts = (row.insts ?? []).filter((i) => isAdmin || i.is_active);
   const myInstCds = myInsts.map((i) => i.inst_cd);
-  const askedInst = intHeader(req, 'inst_cd', NOT_MAPPED);
+  const askedInst = instHeader.get();
   const instCd = askedInst ?? u.inst_cd;
   if (!myInstCds.includes(instCd)) throw forbidden(NOT_MAPPED);
 
   const askedYear = intHeader(req, 'acdm_cd', FOREIGN_YEAR);
-  const years = await rows<{ acdm_cd: number; acdm_sts: boolean; acdm_strt_yr: number }>(
-    db,
-    sql`SELECT acdm_cd, acdm_sts, acdm_strt_yr FROM academic WHERE inst_cd = ${instCd} ORDER BY acdm_sts DESC, acdm_strt_yr DESC`,
-  );
+  const years = row.years ?? [];
   let acdmCd: number | null = null;
   let earlierYear = false;
   if (askedYear !== null) {
@@ -204,29 +278,40 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
   };
   if (access.kind === 'signed-in') return ctx;
 
+  const perms = combinePermissions(row.perms ?? [], isAdmin);
   if (earlierYear && access.earlierYear) {
     // Only the page that collects arrears counts in an earlier year; holding it is what lets the year in.
-    if (!(await choosePage(req, db, ctx, [access.earlierYear]))) throw forbidden(FOREIGN_YEAR);
-    await enterPage(req, db, ctx, [access.earlierYear], access.button);
+    const chosen = choosePage(req, perms, [access.earlierYear]);
+    if (!chosen) throw forbidden(FOREIGN_YEAR);
+    admit(ctx, chosen, access.button);
     return ctx;
   }
-  const chosen = await choosePage(req, db, ctx, access.pages);
+  const chosen = choosePage(req, perms, access.pages);
   if (!chosen && access.self) {
     ctx.page = access.pages[0];
     ctx.selfOnly = true;
     return ctx;
   }
-  await enterPage(req, db, ctx, access.pages, access.button);
+  if (!chosen) throw forbidden(NOT_ALLOWED);
+  admit(ctx, chosen, access.button);
   return ctx;
 }
 
+const NOT_ALLOWED = 'You are not allowed to open this page.';
+
 /** Authorizes ctx for one of these pages (and a button on it); for routes that decide per request. */
 export async function enterPage(req: FastifyRequest, db: Db, ctx: RequestContext, pages: readonly PageRef[], button?: string): Promise<void> {
-  const chosen = await choosePage(req, db, ctx, pages);
-  if (!chosen) throw forbidden('You are not allowed to open this page.');
+  const u = sql`${ctx.user.usr_cd}`;
+  const found = await rows<PermRow>(db, sql`SELECT ${permissionColumnsSql(u)} ${permissionRowsSql(u, sql`${ctx.instCd}`, pages)}`);
+  const chosen = choosePage(req, combinePermissions(found, ctx.user.is_admin), pages);
+  if (!chosen) throw forbidden(NOT_ALLOWED);
+  admit(ctx, chosen, button);
+}
+
+function admit(ctx: RequestContext, chosen: { page: PageRef; perm: EffectivePermission }, button?: string): void {
   ctx.page = chosen.page;
   ctx.perm = chosen.perm;
-  ctx.dataChk = chosen.perm?.usr_need_data_chk ?? false;
+  ctx.dataChk = chosen.perm.usr_need_data_chk;
   if (button) requireButton(ctx, button);
 }
 
@@ -234,13 +319,7 @@ export async function enterPage(req: FastifyRequest, db: Db, ctx: RequestContext
  * Among the pages a route serves, the pagename/modulename headers pick one; they only choose, the
  * permission row of the chosen page still decides. Without a usable hint the first allowed page is used.
  */
-async function choosePage(
-  req: FastifyRequest,
-  db: Db,
-  ctx: RequestContext,
-  candidates: readonly PageRef[],
-): Promise<{ page: PageRef; perm: EffectivePermission | null } | null> {
-  const perms = await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin);
+function choosePage(req: FastifyRequest, perms: Map<string, EffectivePermission>, candidates: readonly PageRef[]): { page: PageRef; perm: EffectivePermission } | null {
   const pageName = header(req, 'pagename');
   const moduleName = header(req, 'modulename');
   const hinted = candidates.filter((c) => c.page === pageName && (!moduleName || c.module === moduleName));
