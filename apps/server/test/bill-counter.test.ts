@@ -177,6 +177,15 @@ describe.each(backends)('the bill counter on %s', (backend) => {
     expect((await billNos()).length).toBeGreaterThan(1);
   });
 
+  it("refuses a child of another year as not found, as the engine's own read does, and numbers nothing", async () => {
+    const before = await billNos();
+    const last = await w.student(w.secA, undefined, w.lastYear);
+    const res = await collect(clerk, { stud_cd: last, lines: [{ fee_cd: w.books1, amount: '1.00' }] });
+    expect(res.statusCode).toBe(404);
+    expect(res.json<{ message: string }>().message).toBe(`Student ${last} was not found.`);
+    expect(await billNos()).toEqual(before);
+  });
+
   it('takes no number for a refused bill: the next bill has the next number', async () => {
     const stud = await w.student(w.secA);
     const ok = await collect(clerk, { stud_cd: stud, lines: [{ fee_cd: w.books1, amount: '1.00' }] });

@@ -5,7 +5,7 @@ import { rows, sql, type Db, type DbOrTx, type Tx } from '../../db/client';
 import { getRow } from '../../engine/crud.service';
 import type { Row } from '../../engine/entity-hooks';
 import { localDateTime } from '../../lib/clock';
-import { badRequest, conflict, forbidden, HttpError } from '../../lib/http-error';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-error';
 import { fromPaise, toPaise } from '../../lib/paise';
 import { amountInWords } from '../../documents/amount-in-words';
 import { printSetup, sendPdf } from '../../documents/pdf-render';
@@ -84,6 +84,25 @@ export async function studentFor(tx: DbOrTx, ctx: RequestContext, studCd: number
     }
     throw e;
   }
+}
+
+/**
+ * The counter's lock on the child: a prepared statement with the few columns a bill needs. Under 'his
+ * students only' the engine's read decides (its ownership rule, and 403 rather than 404 for another
+ * section's child); otherwise the scope is the request's institute and year, as the engine's.
+ */
+async function lockedStudent(tx: Tx, ctx: RequestContext, acdmCd: number, studCd: number): Promise<Row> {
+  if (ctx.dataChk) return studentFor(tx, ctx, studCd, true);
+  const [s] = await preparedRows<Row>(
+    tx,
+    'fee_counter_student',
+    sql`SELECT s.stud_cd, s.stud_fs_nm, s.stud_adm_cd, s.stud_fthr_nm, s.cls_cd, c.cls_nm, s.sec_cd, x.sec_nm
+        FROM student s LEFT JOIN class c ON c.cls_cd = s.cls_cd LEFT JOIN section x ON x.sec_cd = s.sec_cd
+        WHERE s.stud_cd = ${studCd} AND s.inst_cd = ${ctx.instCd} AND s.acdm_cd = ${acdmCd}
+        FOR UPDATE OF s`,
+  );
+  if (!s) throw notFound(`${studentEntity.label} ${studCd} was not found.`);
+  return s;
 }
 
 export async function billReceipt(db: DbOrTx, ctx: RequestContext, feeCollCd: number): Promise<Receipt> {
@@ -290,7 +309,7 @@ function billRow(stored: Record<string, unknown>, names: Record<string, unknown>
 export async function collectFeeInTx(tx: Tx, ctx: RequestContext, input: CollectFeeInput): Promise<{ receipt: Receipt; repeated: boolean }> {
   if (ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
   const acdmCd = ctx.acdmCd;
-  const student = await studentFor(tx, ctx, input.stud_cd, true);
+  const student = await lockedStudent(tx, ctx, acdmCd, input.stud_cd);
   const at = await counterContext(tx, ctx, acdmCd, input);
   if (at.earlier) {
     await repeatOf(tx, at.earlier, input);
