@@ -2,6 +2,7 @@ import { isView } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { academicFeeCollectView } from './views/academic-fee-collect.view';
 import { feeCollectionView } from './views/fee-collection.view';
+import { feePositionCalcView, feePositionDueCalcView, feePositionTermCalcView } from './views/fee-position.view';
 import { feeReportView } from './views/fee-report.view';
 import { overallBudgetView } from './views/overall-budget.view';
 import { studentDetailView } from './views/student-detail.view';
@@ -25,7 +26,13 @@ const selects: Record<string, string> = {
 };
 
 /** Views no entity shows, that entity views share (created first, in this order). */
-const baseViews: ViewDefinition[] = [{ table: 'student_fee_line_v', select: studentFeeLineView.trim() }];
+const baseViews: ViewDefinition[] = [
+  { table: 'student_fee_line_v', select: studentFeeLineView.trim() },
+  // What the stored fee positions must hold (fee-position.ddl.ts): the triggers and the rebuild read these.
+  { table: 'fee_position_due_calc_v', select: feePositionDueCalcView.trim() },
+  { table: 'fee_position_calc_v', select: feePositionCalcView.trim() },
+  { table: 'fee_position_term_calc_v', select: feePositionTermCalcView.trim() },
+];
 
 export interface ViewDefinition {
   /** Database name of the view (the entity's table). */

@@ -1,22 +1,20 @@
-import { feeSums, lastBill } from './fee-sums';
+import { overdueOf } from './fee-sums';
 
 /**
  * Fee report (reports/fee_report, /api/feedefaultreport/): the defaulters, students with an overdue
- * balance, with how long the oldest unpaid term has been overdue and whom to call. Every student of the year
- * must be summed to find them, so the sums are grouped for the whole year at once (hash joins), not per
- * student as on the paged fee management list.
+ * balance, with how long the oldest unpaid term has been overdue and whom to call. Overdue means the
+ * earliest unpaid due date (stored in fee_position, kept by the database on every write) is before today:
+ * a range of an index in the report's order, so the first page reads fifty rows and the count one range.
  */
 export const feeReportView = `
-SELECT s.stud_cd, s.inst_cd, s.acdm_cd, 1 AS row_ver,
+SELECT p.stud_cd, p.inst_cd, p.acdm_cd, 1 AS row_ver,
        s.stud_fs_nm, s.stud_adm_cd, s.cls_cd, s.sec_cd, s.stud_fthr_nm, s.stud_ph,
-       t.needtopay, t.discount, t.fee_coll_amt, t."pendingAmt", t."balAmt", t.fee_dflt_since,
-       (current_date - t.fee_dflt_since)::int AS fee_dflt_days,
-       lb.fee_coll_bill_no AS fee_coll_cd, lb.fee_coll_crt_dt
-FROM student s
-JOIN (
-  SELECT x.inst_cd, x.acdm_cd, x.stud_cd, ${feeSums}
-  FROM student_fee_line_v x
-  GROUP BY x.inst_cd, x.acdm_cd, x.stud_cd
-) t ON t.inst_cd = s.inst_cd AND t.acdm_cd = s.acdm_cd AND t.stud_cd = s.stud_cd
-${lastBill('s')}
-WHERE t."pendingAmt" > 0`;
+       p.needtopay, p.discount, p.fee_coll_amt, od."pendingAmt", p.bal_amt AS "balAmt", p.first_due_dt AS fee_dflt_since,
+       (current_date - p.first_due_dt)::int AS fee_dflt_days,
+       p.last_bill_no AS fee_coll_cd, p.last_bill_dt AS fee_coll_crt_dt
+FROM fee_position p
+-- Every position has its student (the key references it); LEFT so that a count, which needs no student
+-- column, is one range of fee_position_due_idx and never joins.
+LEFT JOIN student s ON s.stud_cd = p.stud_cd
+${overdueOf('p')}
+WHERE p.first_due_dt < current_date`;
