@@ -1,13 +1,18 @@
+import { overdueOf } from './fee-sums';
+
 /**
  * Student detail (fee/quick_fee_collection, /api/student/detail/): the counter's student finder, each
- * student with the parent's name and phone, the bus, and the fee position of fee_collection_v.
+ * student with the parent's name and phone, the bus, and the fee position (the stored fee_position row, as
+ * on fee management). Every searched column comes from the one student row, so a search filters the
+ * students before their positions are joined.
  */
 export const studentDetailView = `
-SELECT fc.stud_cd, fc.inst_cd, fc.acdm_cd, 1 AS row_ver,
-       fc.stud_fs_nm, fc.stud_adm_cd, fc.stud_roll_nmb, fc.cls_cd, fc.sec_cd,
+SELECT s.stud_cd, s.inst_cd, s.acdm_cd, 1 AS row_ver,
+       s.stud_fs_nm, s.stud_adm_cd, s.stud_roll_nmb, s.cls_cd, s.sec_cd,
        s.stud_fthr_nm, s.stud_ph, b.bs_trck_bus_nm,
-       fc.fee_coll_cd, fc.fee_coll_crt_dt, fc."pendingAmt", fc."balAmt"
-FROM fee_collection_v fc
-JOIN student s ON s.stud_cd = fc.stud_cd
-LEFT JOIN bus_mapping m ON m.stud_cd = fc.stud_cd
-LEFT JOIN bus b ON b.bs_trck_cd = m.bs_trck_cd`;
+       p.last_bill_no AS fee_coll_cd, p.last_bill_dt AS fee_coll_crt_dt, od."pendingAmt", p.bal_amt AS "balAmt"
+FROM student s
+JOIN fee_position p ON p.stud_cd = s.stud_cd AND p.inst_cd = s.inst_cd AND p.acdm_cd = s.acdm_cd
+LEFT JOIN bus_mapping m ON m.stud_cd = s.stud_cd
+LEFT JOIN bus b ON b.bs_trck_cd = m.bs_trck_cd
+${overdueOf('p')}`;
