@@ -74,7 +74,7 @@ const TIMEOUT_S = Number(args.timeout);
 
 async function upload(base: string, headers: Record<string, string>, name: string, file: Buffer, dryRun: boolean): Promise<{ seconds: number; status: number; body: string }> {
   const fd = new FormData();
-  fd.append('file', new Blob([file], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), name);
+  fd.append('file', new Blob([new Uint8Array(file)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), name);
   const t0 = performance.now();
   try {
     const res = await fetch(`${base}/api/student/import${dryRun ? '?dryRun=1' : ''}`, { method: 'POST', headers: { ...headers, dontShowMsg: '1' }, body: fd, signal: AbortSignal.timeout(TIMEOUT_S * 1000) });
