@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -46,6 +47,8 @@ import { registerUserPermissionRoutes } from './workflows/user-permission/user-p
 
 let hooksRegistered = false;
 
+const COMPRESSIBLE = /^text\/(?!event-stream)|[+/]json(?:;|$)|[+/]xml(?:;|$)|^application\/javascript|^image\/svg\+xml/;
+
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -93,6 +96,17 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
         frameSrc: ["'self'", 'blob:'],
       },
     },
+  });
+  // A page of 50 students is ~25 KB of JSON, ~3 KB compressed. Only text kinds: PDFs, spreadsheets, images
+  // and uploaded files are already compressed (or opaque octet streams), so they are sent as they are; the
+  // web build's own .br/.gz files are served by @fastify/static (preCompressed) and left alone here.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: COMPRESSIBLE,
+    // Requests are not inflated: a small compressed body could expand past the body limit's intent.
+    globalDecompression: false,
   });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(swagger, {

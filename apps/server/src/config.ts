@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** PostgreSQL: named (prepared) statements, reused per connection (PG_PREPARED_STATEMENTS=0 turns them off). */
+  preparedStatements: boolean;
   adminPassword?: string;
   /** Built web app to serve; absent in API-only tests. */
   webDist?: string;
@@ -42,6 +44,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR ?? join(root, 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    preparedStatements: env.PG_PREPARED_STATEMENTS !== '0',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     webDist: env.WEB_DIST ?? join(root, 'apps/web/dist'),
     logLevel: env.LOG_LEVEL ?? 'info',

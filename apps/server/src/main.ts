@@ -8,7 +8,7 @@ import { attachRealtime } from './realtime';
 import { demoLines, listeningLines, studentsPerYear } from './start-banner';
 
 const cfg = configFromEnv();
-const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, preparedStatements: cfg.preparedStatements });
 const applied = await migrate(database.db);
 const seeded = await seedIfEmpty(database.db, cfg.adminPassword);
 // Only on the start that created the database: a school that emptied its classes does not get the demo back.

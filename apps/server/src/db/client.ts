@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { createHash } from 'node:crypto';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -17,18 +18,86 @@ export interface Database {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /**
+   * PostgreSQL: send parameterized statements as named (prepared) ones, so that each connection parses a
+   * statement once and PostgreSQL may reuse its plan (default on; off behind a pooler that cannot keep
+   * them, e.g. PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
+  /** Called with the text of every statement sent (counting round trips in tests and benches). */
+  onQuery?: (text: string) => void;
+}
+
+/** Named statements per connection; past it, new texts go unnamed (parsed each time, as before). */
+export const MAX_NAMED_STATEMENTS = 500;
+
+/** Statement text -> name; the texts come from the code (values are parameters), so they are few. */
+const names = new Map<string, string>();
+const statementName = (text: string): string => {
+  let name = names.get(text);
+  if (!name) {
+    name = `c_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
+    if (names.size < 10 * MAX_NAMED_STATEMENTS) names.set(text, name);
+  }
+  return name;
+};
+
+interface QueryConfigLike {
+  text: string;
+  name?: string;
+  values?: unknown[];
+}
+
+/**
+ * A connection that names its parameterized statements by a hash of their text: node-postgres then sends
+ * Parse once per connection and only Bind/Execute afterwards, and the server keeps the parsed statement (and,
+ * when cheaper, a generic plan). Drizzle hands every statement to pool.query or, inside a transaction, to a
+ * client checked out of the pool; both are this class, so transactions are covered too. Statements without
+ * parameters (BEGIN, COMMIT, migrations that are several statements in one text) stay on the simple protocol.
+ */
+export class NamedStatementClient extends pg.Client {
+  private readonly prepared = new Set<string>();
+
+  override query(...args: unknown[]): never {
+    const [first, second] = args;
+    let config = first;
+    if (typeof first === 'string' && Array.isArray(second) && second.length > 0) config = { text: first };
+    if (config && typeof config === 'object' && typeof (config as QueryConfigLike).text === 'string' && !(config as QueryConfigLike).name) {
+      const c = config as QueryConfigLike;
+      const values = Array.isArray(second) ? second : c.values;
+      if (Array.isArray(values) && values.length > 0) {
+        const name = statementName(c.text);
+        if (this.prepared.has(name) || this.prepared.size < MAX_NAMED_STATEMENTS) {
+          this.prepared.add(name);
+          // A copy: drizzle reuses its config object for every run of a query.
+          args[0] = { ...c, name };
+        }
+      }
+    }
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+}
+
 /**
  * PostgreSQL when a URL is given (production, several server processes), otherwise embedded PGlite in
  * dataDir (or in memory for tests) so that a new user needs no database server.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const logger = opts.onQuery ? { logQuery: (text: string) => opts.onQuery?.(text) } : undefined;
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    const db = drizzlePg(pool) as unknown as Db;
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      ...(opts.preparedStatements === false ? {} : { Client: NamedStatementClient }),
+    });
+    const db = drizzlePg(pool, { logger }) as unknown as Db;
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   const client = await PGlite.create(opts.dataDir ?? 'memory://', { extensions: { pg_trgm } });
-  const db = drizzlePglite(client) as unknown as Db;
+  const db = drizzlePglite(client, { logger }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
