@@ -59,27 +59,29 @@ interface QueryConfigLike {
  * parameters (BEGIN, COMMIT, migrations that are several statements in one text) stay on the simple protocol.
  */
 export class NamedStatementClient extends pg.Client {
-  private readonly prepared = new Set<string>();
+  /** Names this connection has prepared (or is preparing). */
+  readonly prepared = new Set<string>();
+}
 
-  override query(...args: unknown[]): never {
-    const [first, second] = args;
-    let config = first;
-    if (typeof first === 'string' && Array.isArray(second) && second.length > 0) config = { text: first };
-    if (config && typeof config === 'object' && typeof (config as QueryConfigLike).text === 'string' && !(config as QueryConfigLike).name) {
-      const c = config as QueryConfigLike;
-      const values = Array.isArray(second) ? second : c.values;
-      if (Array.isArray(values) && values.length > 0) {
-        const name = statementName(c.text);
-        if (this.prepared.has(name) || this.prepared.size < MAX_NAMED_STATEMENTS) {
-          this.prepared.add(name);
-          // A copy: drizzle reuses its config object for every run of a query.
-          args[0] = { ...c, name };
-        }
+// Assigned on the prototype so that the class keeps pg.Client's typed overloads of query().
+const baseQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+NamedStatementClient.prototype.query = function namedQuery(this: NamedStatementClient, ...args: unknown[]): unknown {
+  const [first, second] = args;
+  const config = typeof first === 'string' && Array.isArray(second) && second.length > 0 ? { text: first } : first;
+  if (config && typeof config === 'object' && typeof (config as QueryConfigLike).text === 'string' && !(config as QueryConfigLike).name) {
+    const c = config as QueryConfigLike;
+    const values = Array.isArray(second) ? second : c.values;
+    if (Array.isArray(values) && values.length > 0) {
+      const name = statementName(c.text);
+      if (this.prepared.has(name) || this.prepared.size < MAX_NAMED_STATEMENTS) {
+        this.prepared.add(name);
+        // A copy: drizzle reuses its config object for every run of a query.
+        args[0] = { ...c, name };
       }
     }
-    return (super.query as (...a: unknown[]) => never)(...args);
   }
-}
+  return baseQuery.apply(this, args);
+} as pg.Client['query'];
 
 /**
  * PostgreSQL when a URL is given (production, several server processes), otherwise embedded PGlite in
