@@ -30,6 +30,9 @@ describe.each(backends)('fee position functions and backfill on %s', (backend) =
       sql`SELECT proname, prosrc FROM pg_proc WHERE proname LIKE 'fee_position%' AND pronamespace = 'public'::regnamespace`,
     );
     expect(Object.fromEntries(fns.map((f) => [f.proname, f.prosrc]))).toEqual(feePositionFunctionBodies);
+    // Planned once per connection: a bill must not pay for planning the fee views again.
+    const [cfg] = await rows<{ proconfig: string[] | string | null }>(srv.database.db, sql`SELECT proconfig FROM pg_proc WHERE proname = 'fee_position_refresh'`);
+    expect(String(cfg.proconfig)).toContain('plan_cache_mode=force_generic_plan');
     const trg = await rows<{ tbl: string; tgname: string }>(
       srv.database.db,
       sql`SELECT c.relname AS tbl, t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname LIKE 'fee_position%' AND NOT t.tgisinternal ORDER BY 1, 2`,
