@@ -107,40 +107,47 @@ async function lockedStudent(tx: Tx, ctx: RequestContext, acdmCd: number, studCd
 
 export async function billReceipt(db: DbOrTx, ctx: RequestContext, feeCollCd: number): Promise<Receipt> {
   const bill = await getRow(db, billEntity, ctx, feeCollCd);
-  const rawLines = await rows<ReceiptLine>(
+  // One statement for the rest: the lines in term order, the heading, the bill's own year and student (the
+  // entity row leaves the year out: it is the request's scope), what later bills paid, the cancellation.
+  const [extra] = await preparedRows<{
+    acdm_cd: number;
+    stud_cd: number;
+    stud_fthr_nm: string | null;
+    strt: number | null;
+    tnd_fld: string | null;
+    later: string;
+    institute: Receipt['institute'];
+    cancel: { date: string; by: string | null; reason: string | null } | null;
+    lines: ReceiptLine[];
+  }>(
     db,
-    sql`SELECT l.fee_coll_dtl_kind AS kind, l.fee_cd, l.fee_grp_cd, g.fee_grp_nm, t.feetyp_nm,
-               l.fee_coll_dtl_amt::text AS amount, l.fee_coll_dtl_disc::text AS discount
-        FROM fee_collection_line l
-        JOIN fee_group g ON g.fee_grp_cd = l.fee_grp_cd
-        LEFT JOIN fee f ON f.fee_cd = l.fee_cd
-        LEFT JOIN fee_type t ON t.feetyp_cd = f.feetyp_cd
-        WHERE l.fee_coll_cd = ${feeCollCd}
-        ORDER BY g.fee_grp_fee_str_dt, l.fee_coll_dtl_cd`,
-  );
-  const lines = rawLines.map((l) => ({ ...l, fee_cd: l.fee_cd === null ? null : Number(l.fee_cd), fee_grp_cd: Number(l.fee_grp_cd) }));
-  const [institute] = await rows<Receipt['institute']>(db, sql`SELECT inst_nm, inst_adr1, inst_adr2, inst_ph, inst_eml FROM institute WHERE inst_cd = ${ctx.instCd}`);
-  // The bill's own year and student (the entity row leaves the year out: it is the request's scope).
-  const [extra] = await rows<{ acdm_cd: number; stud_cd: number; stud_fthr_nm: string | null; strt: number | null; tnd_fld: string | null; later: string }>(
-    db,
+    'fee_receipt',
     sql`SELECT b.acdm_cd, b.stud_cd, s.stud_fthr_nm, a.acdm_strt_yr AS strt, tt.tnd_typ_fld_val AS tnd_fld,
                (SELECT coalesce(sum(b2.fee_coll_amt), 0)::text FROM fee_collection_bill b2
                  WHERE b2.stud_cd = b.stud_cd AND b2.inst_cd = b.inst_cd AND b2.acdm_cd = b.acdm_cd
-                   AND b2.fee_coll_sts = 'Active' AND b2.fee_coll_cd > b.fee_coll_cd) AS later
+                   AND b2.fee_coll_sts = 'Active' AND b2.fee_coll_cd > b.fee_coll_cd) AS later,
+               json_build_object('inst_nm', i.inst_nm, 'inst_adr1', i.inst_adr1, 'inst_adr2', i.inst_adr2, 'inst_ph', i.inst_ph, 'inst_eml', i.inst_eml) AS institute,
+               (SELECT json_build_object('date', c.fee_cncl_dt::text, 'by', c.cncl_by, 'reason', c.fee_cncl_rsn) FROM cancel_fee c
+                 WHERE b.fee_coll_sts = 'Cancelled' AND c.fee_cncl_fee_cd = b.fee_coll_cd AND c.fee_cncl_undo_dt IS NULL
+                 ORDER BY c.fee_cncl_cd DESC LIMIT 1) AS cancel,
+               (SELECT coalesce(json_agg(json_build_object('kind', l.fee_coll_dtl_kind, 'fee_cd', l.fee_cd, 'fee_grp_cd', l.fee_grp_cd, 'fee_grp_nm', g.fee_grp_nm,
+                                                           'feetyp_nm', t.feetyp_nm, 'amount', l.fee_coll_dtl_amt::text, 'discount', l.fee_coll_dtl_disc::text)
+                                         ORDER BY g.fee_grp_fee_str_dt, l.fee_coll_dtl_cd), '[]'::json)
+                  FROM fee_collection_line l
+                  JOIN fee_group g ON g.fee_grp_cd = l.fee_grp_cd
+                  LEFT JOIN fee f ON f.fee_cd = l.fee_cd
+                  LEFT JOIN fee_type t ON t.feetyp_cd = f.feetyp_cd
+                 WHERE l.fee_coll_cd = b.fee_coll_cd) AS lines
         FROM fee_collection_bill b
+        JOIN institute i ON i.inst_cd = ${ctx.instCd}
         LEFT JOIN student s ON s.stud_cd = b.stud_cd
         LEFT JOIN academic a ON a.acdm_cd = b.acdm_cd
         LEFT JOIN tender_type tt ON tt.tnd_typ_cd = b.tnd_typ_cd
         WHERE b.fee_coll_cd = ${feeCollCd}`,
   );
-  const [cancel] =
-    bill.fee_coll_sts === 'Cancelled'
-      ? await rows<{ date: string; by: string; reason: string }>(
-          db,
-          sql`SELECT fee_cncl_dt::text AS date, cncl_by AS by, fee_cncl_rsn AS reason FROM cancel_fee
-              WHERE fee_cncl_fee_cd = ${feeCollCd} AND fee_cncl_undo_dt IS NULL ORDER BY fee_cncl_cd DESC LIMIT 1`,
-        )
-      : [];
+  const lines = extra.lines.map((l) => ({ ...l, fee_cd: l.fee_cd === null ? null : Number(l.fee_cd), fee_grp_cd: Number(l.fee_grp_cd) }));
+  const institute = extra.institute;
+  const cancel = extra.cancel;
   const dues = await studentDues(db, ctx.instCd, Number(extra.acdm_cd), Number(extra.stud_cd));
   const dueNow = dues.lines.reduce((a, l) => a + toPaise(l.due), 0);
   const strt = extra.strt === null ? null : Number(extra.strt);
