@@ -174,7 +174,7 @@ function validate(e: AnyEntity, body: unknown, mode: 'create' | 'update'): Row {
   return parsed.data;
 }
 
-async function fillAuto(e: AnyEntity, ctx: RequestContext, values: Row, mode: 'create' | 'update' = 'create'): Promise<void> {
+export async function fillAuto(e: AnyEntity, ctx: RequestContext, values: Row, mode: 'create' | 'update' = 'create'): Promise<void> {
   const now = localDateTime();
   for (const [name, f] of Object.entries(e.fields)) {
     const stamp = f.kind === 'date' ? now.date : f.kind === 'time' ? now.time : new Date().toISOString();
@@ -198,7 +198,7 @@ async function hashPasswords(e: AnyEntity, values: Row): Promise<void> {
  * year points at that year's rows of a year-scoped entity (a certificate at this year's student row, not at
  * last year's of the same child), as its dropdown offers them.
  */
-function targetScope(f: Field & { kind: 'link' }, e: AnyEntity, te: AnyEntity, t: DynTable, ctx: RequestContext): SQL | undefined {
+export function targetScope(f: Field & { kind: 'link' }, e: AnyEntity, te: AnyEntity, t: DynTable, ctx: RequestContext): SQL | undefined {
   const insts = ctx.myInstCds.length ? ctx.myInstCds : [-1];
   if (te.scope === 'academic-year' && e.scope === 'academic-year' && !f.anyOfMyInstitutes && ctx.acdmCd !== null) {
     return and(eq(t.inst_cd, ctx.instCd), eq(t.acdm_cd, ctx.acdmCd));
@@ -244,7 +244,7 @@ async function checkLinksWithin(tx: Tx, e: AnyEntity, written: Row, row: Row): P
   }
 }
 
-function scopeOf(e: AnyEntity, t: DynTable, ctx: RequestContext, global: boolean): SQL | undefined {
+export function scopeOf(e: AnyEntity, t: DynTable, ctx: RequestContext, global: boolean): SQL | undefined {
   if (global) return undefined;
   if (e.scope === 'institute') return eq(t.inst_cd, ctx.instCd);
   if (e.scope === 'academic-year') return and(eq(t.inst_cd, ctx.instCd), eq(t.acdm_cd, ctx.acdmCd ?? -1));
@@ -278,7 +278,7 @@ async function checkUnique(tx: Tx, e: AnyEntity, ctx: RequestContext, values: Ro
  * A toggle or action field may only be changed by someone holding its button ('allow login' is admin-only);
  * on create, 'changed' means away from the value the row would get without it.
  */
-function checkFieldButtons(e: AnyEntity, ctx: RequestContext, changed: Row, before: Row | null): void {
+export function checkFieldButtons(e: AnyEntity, ctx: RequestContext, changed: Row, before: Row | null): void {
   for (const b of fieldButtons(e)) {
     if (!(b.field in changed)) continue;
     const old = before ? before[b.field] : createdValue(e.fields[b.field]);
@@ -287,12 +287,12 @@ function checkFieldButtons(e: AnyEntity, ctx: RequestContext, changed: Row, befo
 }
 
 /** 400 with the field's message when a date falls before its partner or a number exceeds its partner. */
-function checkRanges(e: AnyEntity, row: Row, only?: ReadonlySet<string>): void {
+export function checkRanges(e: AnyEntity, row: Row, only?: ReadonlySet<string>): void {
   const details = rangeIssues(e, row, only);
   if (details.length) throw badRequest(details[0].message, details);
 }
 
-function scopeValues(e: AnyEntity, ctx: RequestContext): Row {
+export function scopeValues(e: AnyEntity, ctx: RequestContext): Row {
   if (e.scope === 'academic-year' && ctx.acdmCd === null) throw badRequest('Choose an academic year first.');
   if (e.scope === 'institute') return { inst_cd: ctx.instCd };
   if (e.scope === 'academic-year') return { inst_cd: ctx.instCd, acdm_cd: ctx.acdmCd };
@@ -316,9 +316,15 @@ async function checkStillOwned(tx: Tx, e: AnyEntity, ctx: RequestContext, id: nu
   const t = dyn(entityTable(e.name).table);
   const [hit] = await tx.select({ k: t[e.key] }).from(t).where(and(eq(t[e.key], id), scopeWhere(e, t, ctx)));
   if (hit) return;
-  // 'of your own students' for a row owned through its student, 'of your own sections' through the mapping.
-  const own = 'via' in o ? plural(e.fields[o.via]?.label ?? o.via) : Object.keys(o.match).map((n) => plural(e.fields[n]?.label ?? n)).join(' and ');
-  throw forbidden(`You can only add or change ${plural(e.label)} of your own ${own}.`);
+  throw forbidden(notOwnedMessage(e));
+}
+
+/** 'of your own students' for a row owned through its student, 'of your own sections' through the mapping. */
+export function notOwnedMessage(e: AnyEntity): string {
+  const o = e.ownership;
+  const own =
+    typeof o !== 'object' ? '' : 'via' in o ? plural(e.fields[o.via]?.label ?? o.via) : Object.keys(o.match).map((n) => plural(e.fields[n]?.label ?? n)).join(' and ');
+  return `You can only add or change ${plural(e.label)} of your own ${own}.`;
 }
 
 /** Inserts one validated row inside tx; shared by create, clone and import. */
