@@ -153,10 +153,10 @@ try {
     await r.arrayBuffer();
     return { at, end: Date.now(), ms: performance.now() - t0 };
   };
-  for (let i = 0; i < 30; i++) await get();
+  for (let i = 0; i < 50; i++) await get();
   const marks: { at: number; end: number; ms: number }[] = [];
   const traceStart = Date.now();
-  for (let i = 0; i < 60; i++) marks.push(await get());
+  for (let i = 0; i < 200; i++) marks.push(await get());
   const stmts = readFileSync(trace, 'utf8')
     .split('\n')
     .filter(Boolean)
@@ -187,7 +187,7 @@ try {
   const ownMs = explained.reduce((a, e) => a + (e.prepared ? 0 : e.plan) + e.exec, 0);
   const httpP50 = percentile(http, 0.5);
   results.ratio = { httpP50, roundTripsP50: percentile(roundTrips, 0.5), driverSqlP50: percentile(driverSql, 0.5), own: explained, ownMs, ratio: httpP50 / ownMs };
-  console.log(`\n4. first page, one client, 60 requests: HTTP p50 ${fmt(httpP50, 2)} ms; ${percentile(roundTrips, 0.5)} SQL round trips per request (p50), ${fmt(percentile(driverSql, 0.5), 2)} ms of SQL as the driver waited for it`);
+  console.log(`\n4. first page, one client, 200 requests: HTTP p50 ${fmt(httpP50, 2)} ms; ${percentile(roundTrips, 0.5)} SQL round trips per request (p50), ${fmt(percentile(driverSql, 0.5), 2)} ms of SQL as the driver waited for it`);
   for (const e of explained) console.log(`   own statement${e.prepared ? ' (prepared: plan not counted)' : ''}: plan ${fmt(e.plan, 2)} ms + run ${fmt(e.exec, 2)} ms  ${e.text}`);
   console.log(`   API time / its own SQL time = ${fmt(httpP50, 2)} / ${fmt(ownMs, 2)} = ${fmt(httpP50 / ownMs, 2)}x (target <= 1.5x)`);
 } finally {
