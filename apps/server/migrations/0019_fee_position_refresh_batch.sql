@@ -1,0 +1,139 @@
+-- The fee position refresh of many students at once (an import, a promotion, a fee change) is planned for its size:
+-- fee_position_refresh hands more than 64 students to fee_position_refresh_batch (fee-position.ddl.ts).
+CREATE OR REPLACE FUNCTION fee_position_refresh_batch(ids integer[]) RETURNS void LANGUAGE plpgsql AS $fee_position$
+DECLARE
+  stale regclass;
+BEGIN
+  -- A bulk write into a fresh database (the demo, a first import; PGlite has no autovacuum) leaves the
+  -- planner thinking the tables are empty, and the per-student plans below then take seconds instead of
+  -- milliseconds. For a large batch, tables that grew to twice what their statistics say are analyzed first.
+  IF cardinality(ids) >= 200 THEN
+    FOR stale IN
+      SELECT c.oid::regclass FROM pg_class c
+       WHERE c.oid IN ('student'::regclass, 'fee'::regclass, 'fee_collection_line'::regclass, 'fee_collection_bill'::regclass,
+                       'student_discount'::regclass, 'fee_position'::regclass, 'fee_position_term'::regclass)
+         AND (c.reltuples < 0 OR pg_relation_size(c.oid) > 2 * c.relpages::bigint * current_setting('block_size')::bigint + 65536)
+    LOOP
+      EXECUTE format('ANALYZE %s', stale);
+    END LOOP;
+  END IF;
+  -- Every student row has a position row: create the missing ones, so that there is a row to lock.
+  INSERT INTO fee_position (stud_cd, inst_cd, acdm_cd)
+  SELECT s.stud_cd, s.inst_cd, s.acdm_cd FROM student s WHERE s.stud_cd IN (SELECT unnest(ids)) ORDER BY s.stud_cd
+  ON CONFLICT (stud_cd) DO NOTHING;
+  -- Lock them (in key order, so two refreshes of overlapping students cannot deadlock) BEFORE computing: a
+  -- writer of the same student that committed meanwhile is then seen by the next statement's snapshot
+  -- (read committed), and one still running waits for this one. Without the lock first, two bills of one
+  -- child could each store a sum that misses the other.
+  PERFORM 1 FROM fee_position p WHERE p.stud_cd IN (SELECT unnest(ids)) ORDER BY p.stud_cd FOR UPDATE;
+  -- One pass over the students' fee lines (d) makes both tables; rows that did not change are not written.
+  WITH d AS MATERIALIZED (
+    SELECT * FROM fee_position_due_calc_v WHERE stud_cd IN (SELECT unnest(ids))
+  ), c AS (
+SELECT s.stud_cd, s.inst_cd, s.acdm_cd,
+       coalesce(t.needtopay, 0)::numeric(14, 2) AS needtopay, coalesce(t.discount, 0)::numeric(14, 2) AS discount,
+       coalesce(t.fee_coll_amt, 0)::numeric(14, 2) AS fee_coll_amt, coalesce(t.bal_amt, 0)::numeric(14, 2) AS bal_amt,
+       t.first_due_dt,
+       lb.fee_coll_bill_no AS last_bill_no, lb.fee_coll_crt_dt AS last_bill_dt
+FROM (SELECT stud_cd, inst_cd, acdm_cd FROM student WHERE stud_cd IN (SELECT unnest(ids))) s
+-- Grouped, not per student: the dues of many students are summed in one pass and joined by hash.
+LEFT JOIN (SELECT d.stud_cd, 
+  coalesce(sum(d.amount), 0)::numeric(14, 2) AS needtopay,
+  coalesce(sum(d.discount), 0)::numeric(14, 2) AS discount,
+  coalesce(sum(d.paid), 0)::numeric(14, 2) AS fee_coll_amt,
+  coalesce(sum(d.owed), 0)::numeric(14, 2) AS bal_amt,
+  min(d.due_dt) FILTER (WHERE d.owed > 0) AS first_due_dt FROM d d GROUP BY d.stud_cd) t ON t.stud_cd = s.stud_cd
+
+LEFT JOIN LATERAL (
+  SELECT b.fee_coll_bill_no, b.fee_coll_crt_dt FROM fee_collection_bill b
+  WHERE b.stud_cd = s.stud_cd AND b.fee_coll_sts = 'Active'
+  ORDER BY b.fee_coll_bill_no DESC LIMIT 1
+) lb ON true
+  ), pos AS (
+    UPDATE fee_position p
+       SET inst_cd = c.inst_cd, acdm_cd = c.acdm_cd, needtopay = c.needtopay, discount = c.discount,
+           fee_coll_amt = c.fee_coll_amt, bal_amt = c.bal_amt, first_due_dt = c.first_due_dt,
+           last_bill_no = c.last_bill_no, last_bill_dt = c.last_bill_dt
+      FROM c
+     WHERE c.stud_cd = p.stud_cd
+       AND (p.inst_cd, p.acdm_cd, p.needtopay, p.discount, p.fee_coll_amt, p.bal_amt, p.first_due_dt, p.last_bill_no, p.last_bill_dt)
+           IS DISTINCT FROM
+           (c.inst_cd, c.acdm_cd, c.needtopay, c.discount, c.fee_coll_amt, c.bal_amt, c.first_due_dt, c.last_bill_no, c.last_bill_dt)
+    RETURNING 1
+  ), gone AS (
+    -- The due dates no longer owing (disjoint from the rows written below, so one statement can do both).
+    DELETE FROM fee_position_term t
+     WHERE t.stud_cd IN (SELECT unnest(ids))
+       AND NOT EXISTS (SELECT 1 FROM d WHERE d.stud_cd = t.stud_cd AND d.due_dt = t.due_dt AND d.due_dt IS NOT NULL AND d.owed > 0)
+    RETURNING 1
+  )
+  INSERT INTO fee_position_term AS t (stud_cd, due_dt, due_amt)
+  SELECT d.stud_cd, d.due_dt, d.owed FROM d WHERE d.due_dt IS NOT NULL AND d.owed > 0
+  ON CONFLICT (stud_cd, due_dt) DO UPDATE SET due_amt = excluded.due_amt WHERE t.due_amt <> excluded.due_amt;
+END$fee_position$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION fee_position_refresh(ids integer[]) RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fee_position$
+BEGIN
+  IF ids IS NULL OR cardinality(ids) = 0 THEN
+    RETURN;
+  END IF;
+  -- A batch is planned for its size, not with the one-child plan kept for bills.
+  IF cardinality(ids) > 64 THEN
+    PERFORM fee_position_refresh_batch(ids);
+    RETURN;
+  END IF;
+  -- Every student row has a position row: create the missing ones, so that there is a row to lock.
+  INSERT INTO fee_position (stud_cd, inst_cd, acdm_cd)
+  SELECT s.stud_cd, s.inst_cd, s.acdm_cd FROM student s WHERE s.stud_cd = ANY (ids) ORDER BY s.stud_cd
+  ON CONFLICT (stud_cd) DO NOTHING;
+  -- Lock them (in key order, so two refreshes of overlapping students cannot deadlock) BEFORE computing: a
+  -- writer of the same student that committed meanwhile is then seen by the next statement's snapshot
+  -- (read committed), and one still running waits for this one. Without the lock first, two bills of one
+  -- child could each store a sum that misses the other.
+  PERFORM 1 FROM fee_position p WHERE p.stud_cd = ANY (ids) ORDER BY p.stud_cd FOR UPDATE;
+  -- One pass over the students' fee lines (d) makes both tables; rows that did not change are not written.
+  WITH d AS MATERIALIZED (
+    SELECT * FROM fee_position_due_calc_v WHERE stud_cd = ANY (ids)
+  ), c AS (
+SELECT s.stud_cd, s.inst_cd, s.acdm_cd,
+       coalesce(t.needtopay, 0)::numeric(14, 2) AS needtopay, coalesce(t.discount, 0)::numeric(14, 2) AS discount,
+       coalesce(t.fee_coll_amt, 0)::numeric(14, 2) AS fee_coll_amt, coalesce(t.bal_amt, 0)::numeric(14, 2) AS bal_amt,
+       t.first_due_dt,
+       lb.fee_coll_bill_no AS last_bill_no, lb.fee_coll_crt_dt AS last_bill_dt
+FROM (SELECT stud_cd, inst_cd, acdm_cd FROM student WHERE stud_cd = ANY (ids)) s
+-- Grouped, not per student: the dues of many students are summed in one pass and joined by hash.
+LEFT JOIN (SELECT d.stud_cd, 
+  coalesce(sum(d.amount), 0)::numeric(14, 2) AS needtopay,
+  coalesce(sum(d.discount), 0)::numeric(14, 2) AS discount,
+  coalesce(sum(d.paid), 0)::numeric(14, 2) AS fee_coll_amt,
+  coalesce(sum(d.owed), 0)::numeric(14, 2) AS bal_amt,
+  min(d.due_dt) FILTER (WHERE d.owed > 0) AS first_due_dt FROM d d GROUP BY d.stud_cd) t ON t.stud_cd = s.stud_cd
+
+LEFT JOIN LATERAL (
+  SELECT b.fee_coll_bill_no, b.fee_coll_crt_dt FROM fee_collection_bill b
+  WHERE b.stud_cd = s.stud_cd AND b.fee_coll_sts = 'Active'
+  ORDER BY b.fee_coll_bill_no DESC LIMIT 1
+) lb ON true
+  ), pos AS (
+    UPDATE fee_position p
+       SET inst_cd = c.inst_cd, acdm_cd = c.acdm_cd, needtopay = c.needtopay, discount = c.discount,
+           fee_coll_amt = c.fee_coll_amt, bal_amt = c.bal_amt, first_due_dt = c.first_due_dt,
+           last_bill_no = c.last_bill_no, last_bill_dt = c.last_bill_dt
+      FROM c
+     WHERE c.stud_cd = p.stud_cd
+       AND (p.inst_cd, p.acdm_cd, p.needtopay, p.discount, p.fee_coll_amt, p.bal_amt, p.first_due_dt, p.last_bill_no, p.last_bill_dt)
+           IS DISTINCT FROM
+           (c.inst_cd, c.acdm_cd, c.needtopay, c.discount, c.fee_coll_amt, c.bal_amt, c.first_due_dt, c.last_bill_no, c.last_bill_dt)
+    RETURNING 1
+  ), gone AS (
+    -- The due dates no longer owing (disjoint from the rows written below, so one statement can do both).
+    DELETE FROM fee_position_term t
+     WHERE t.stud_cd = ANY (ids)
+       AND NOT EXISTS (SELECT 1 FROM d WHERE d.stud_cd = t.stud_cd AND d.due_dt = t.due_dt AND d.due_dt IS NOT NULL AND d.owed > 0)
+    RETURNING 1
+  )
+  INSERT INTO fee_position_term AS t (stud_cd, due_dt, due_amt)
+  SELECT d.stud_cd, d.due_dt, d.owed FROM d WHERE d.due_dt IS NOT NULL AND d.owed > 0
+  ON CONFLICT (stud_cd, due_dt) DO UPDATE SET due_amt = excluded.due_amt WHERE t.due_amt <> excluded.due_amt;
+END$fee_position$;
+
