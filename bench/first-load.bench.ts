@@ -16,20 +16,22 @@ const login = await fetchedDuring(env.page, async () => {
   await env.page.goto(`${env.baseUrl}/login`);
   await env.page.locator('button[type="submit"]').waitFor();
 });
+// Measured apart and to quiet, so the screen after sign-in is counted whole, not cut off by the next navigation.
+const signingIn = await fetchedDuring(env.page, () => signIn(env));
 const grid = await fetchedDuring(env.page, async () => {
-  await signIn(env);
   await env.page.goto(`${env.baseUrl}${LIST}`);
   await env.page.locator('.ag-row[row-index="0"]').waitFor();
 });
 await env.close();
 
 const a = totals(login);
+const s = totals(signingIn);
 const b = totals(grid);
-const both = totals([...login, ...grid]);
+const both = totals([...login, ...signingIn, ...grid]);
 console.log(`first load, gzip bytes (as sent in brackets), ${LIST}`);
 console.log('| step | JS | CSS | other | all | as sent | files |');
 console.log('|---|---|---|---|---|---|---|');
-for (const [name, x] of [['login page, cold cache', a], ['sign-in + first grid page', b], ['login + sign-in + first grid page', both]] as const) {
+for (const [name, x] of [['login page, cold cache', a], ['sign-in (to the next screen)', s], ['first grid page', b], ['login + sign-in + first grid page', both]] as const) {
   console.log(`| ${name} | ${kb(x.js)} | ${kb(x.css)} | ${kb(x.other)} | ${kb(x.all)} | ${kb(x.sent)} | ${x.files} |`);
 }
 console.log(`\ntarget login + sign-in + first grid page <= ${kb(TARGET)} gzip: ${kb(both.all)}, ratio ${(both.all / TARGET).toFixed(2)}`);
@@ -41,5 +43,6 @@ if (process.env.VERBOSE) {
     }
   };
   list('login page (gzip, sent, encoding, path)', login);
-  list('sign-in + first grid page', grid);
+  list('sign-in', signingIn);
+  list('first grid page', grid);
 }

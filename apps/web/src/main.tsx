@@ -1,6 +1,5 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
 // Tamil screens must not depend on the office PC having a Tamil font (most Linux desks and kiosks do not).
 import '@fontsource/noto-sans-tamil/tamil-400.css';
 import '@fontsource/noto-sans-tamil/tamil-700.css';

@@ -1,4 +1,5 @@
 import { Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import '@mantine/dates/styles.css';
 import { DatePicker } from '@mantine/dates';
 import { IconCalendarEvent } from '@tabler/icons-react';
 import dayjs from 'dayjs';

@@ -1,5 +1,7 @@
 import type { Field, SelectField } from '@campus/entities/define';
 import { CloseButton, FileInput, Group, MultiSelect, NumberInput, PasswordInput, Pill, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+// The date pickers' styles come with the screens that show them, not with the sign-in page or a list.
+import '@mantine/dates/styles.css';
 import { DateInput, DateTimePicker, TimeInput } from '@mantine/dates';
 import { IconCalendar, IconUpload } from '@tabler/icons-react';
 import dayjs from 'dayjs';

@@ -1,4 +1,5 @@
 import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Paper, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import '@mantine/dates/styles.css';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconBarcode, IconBookDownload, IconBookUpload, IconCalendar, IconSearch, IconTrash } from '@tabler/icons-react';

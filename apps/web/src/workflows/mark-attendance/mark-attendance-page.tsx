@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import '@mantine/dates/styles.css';
 import { DatePickerInput } from '@mantine/dates';
 import { IconCalendar, IconChecks, IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
