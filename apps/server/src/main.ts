@@ -7,14 +7,28 @@ import { ADMIN_LOGIN, seedIfEmpty } from './db/seed';
 import { attachRealtime } from './realtime';
 import { demoLines, listeningLines, studentsPerYear } from './start-banner';
 
+// Milliseconds since the process began: node itself and loading every module (bench/startup.bench.ts reads
+// the phases from the 'started' log line).
+const phases: Record<string, number> = { load: performance.now() };
+let mark = phases.load;
+const phase = (name: string): void => {
+  const now = performance.now();
+  phases[name] = now - mark;
+  mark = now;
+};
 const cfg = configFromEnv();
 const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, preparedStatements: cfg.preparedStatements });
+phase('open');
 const applied = await migrate(database.db);
+phase('migrate');
 const seeded = await seedIfEmpty(database.db, cfg.adminPassword);
+phase('seed');
 // Only on the start that created the database: a school that emptied its classes does not get the demo back.
 const demo: DemoResult | undefined = seeded.created && cfg.demoData ? await generateDemo(database.db, { password: cfg.demoPassword }) : undefined;
+phase('demo');
 const app = await buildApp(cfg, database);
 const realtime = await attachRealtime(app, database.db, cfg);
+phase('app');
 
 app.log.info({ db: database.kind, dataDir: database.kind === 'pglite' ? cfg.dataDir : undefined, migrations: applied }, 'database ready');
 if (seeded.created) {
@@ -53,4 +67,6 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: cfg.port, host: cfg.host });
+phase('listen');
+app.log.info({ phasesMs: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)])) }, 'started');
 console.log(listeningLines(cfg.host, cfg.port).join('\n'));
