@@ -25,7 +25,8 @@ const RouteGuard = lazy(() => loadRouteGuard().then((m) => ({ default: m.RouteGu
  * Nested lazy screens load one after another (shell, then the page's route, then the engine, then the grid
  * once the list renders): on a slow PC each step waits for the one before. Opening a list page by its
  * address asks for all of them at once, side by side with the session's first requests; the grid itself
- * is fetched once for the whole visit (the import is cached), at the first signed-in screen at the latest.
+ * is fetched once for the whole visit (the import is cached), at the latest shortly after the shell's first
+ * screen (dashboard, schedule), so the first list does not wait for it.
  */
 let gridRequested = false;
 function preloadFor(pathname: string): void {
