@@ -18,10 +18,15 @@ export const studentDetail = defineEntity({
     // The admission number identifies a child to the office; the internal code stays in the Columns menu.
     stud_cd: code({ label: 'Student Code', gridHidden: true }),
     stud_fs_nm: text({ label: 'Student Name', search: true, max: 150 }),
-    stud_adm_cd: text({ label: 'Admission No', search: true, max: 40 }),
+    // Found by its start on the student's own code index (student_stud_adm_cd_code), as on the student list.
+    stud_adm_cd: text({ label: 'Admission No', search: true, exactCode: true, max: 40 }),
     stud_roll_nmb: number({ label: 'Roll No', gridHidden: true }),
-    cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm', search: true }),
-    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm', search: true }),
+    // Not in the quick search (as on the student list): an OR with the class and section names kept every
+    // search off the student indexes; the list's filters (f_cls_cd, f_sec_cd) narrow by them.
+    cls_cd: link({ label: 'Class', to: 'class', display: 'cls_nm', as: 'cls_nm' }),
+    sec_cd: link({ label: 'Section', to: 'section', display: 'sec_nm', as: 'sec_nm' }),
+    // A parent at the counter often gives his own name: the child's name, the father's and the phone make the
+    // finder's one trigram expression, which the index student_finder_search_trgm holds (student-detail.view.ts).
     stud_fthr_nm: text({ label: "Father's Name", search: true, max: 150 }),
     stud_ph: text({ label: 'Phone', format: 'phone', search: true, max: 20 }),
     bs_trck_bus_nm: text({ label: 'Bus', max: 100, gridHidden: true }),
