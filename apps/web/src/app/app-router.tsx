@@ -9,50 +9,32 @@ import { RequireUser } from './require-user';
 import { RootLayout } from './root-layout';
 
 // The signed-in area (AG Grid, the engine, workflows) is split off so the login page stays small.
-const loadShell = () => import('./shell-layout');
-const loadRouteGuard = () => import('./route-guard');
-const loadEntityRoute = () => import('./entity-route');
-const loadEntityPage = () => import('../engine/entity-page');
-const loadGrid = () => import('../engine/entity-grid');
-const ShellLayout = lazy(() => loadShell().then((m) => ({ default: m.ShellLayout })));
+const ShellLayout = lazy(() => import('./shell-layout').then((m) => ({ default: m.ShellLayout })));
 const LandingPage = lazy(() => import('./landing-page').then((m) => ({ default: m.LandingPage })));
 const DashboardPage = lazy(() => import('./dashboard-page').then((m) => ({ default: m.DashboardPage })));
 const SchedulePage = lazy(() => import('./schedule-page').then((m) => ({ default: m.SchedulePage })));
-const EntityRoute = lazy(() => loadEntityRoute().then((m) => ({ default: m.EntityRoute })));
-const RouteGuard = lazy(() => loadRouteGuard().then((m) => ({ default: m.RouteGuard })));
+const EntityRoute = lazy(() => import('./entity-route').then((m) => ({ default: m.EntityRoute })));
+const RouteGuard = lazy(() => import('./route-guard').then((m) => ({ default: m.RouteGuard })));
 
-/**
- * Nested lazy screens load one after another (shell, then the page's route, then the engine, then the grid
- * once the list renders): on a slow PC each step waits for the one before. Opening a list page by its
- * address asks for all of them at once, side by side with the session's first requests; the grid itself
- * is fetched once for the whole visit (the import is cached), at the latest shortly after the shell's first
- * screen (dashboard, schedule), so the first list does not wait for it.
+/*
+ * AG Grid (a quarter of a megabyte gzip) is fetched once per visit: by the first list page itself (its lazy
+ * grid starts loading as the page renders, beside the list request), or, when the first signed-in screen
+ * has no grid (dashboard, schedule), a moment after that screen is up, so the first list finds it cached.
+ * Fetching the list page's chunks all at start was tried and measured slower at 4x CPU throttling (the
+ * grid's script then competes with the session's first requests and the shell's first render).
  */
 let gridRequested = false;
-function preloadFor(pathname: string): void {
-  // Signed out, the address leads to the sign-in page: nothing of the signed-in area is needed yet.
-  if (!pathname.startsWith('/sms') || !getSession().user) return;
-  const ignore = () => undefined;
-  loadShell().catch(ignore);
-  const [, , module = '', page = '', mode = ''] = pathname.split('/');
-  if (!module || module === 'dashboard' || module === 'schedule') {
-    // A signed-in screen without a grid: fetch it after this screen's own work, before the first list.
-    if (!gridRequested) window.setTimeout(() => preloadGrid(), 1500);
-    return;
-  }
-  loadRouteGuard().catch(ignore);
-  loadEntityRoute().catch(ignore);
-  loadEntityPage().catch(ignore);
-  if (page && (mode === '' || mode === 'table')) preloadGrid();
-}
-
-function preloadGrid(): void {
-  if (gridRequested) return;
+function prefetchGridAfter(pathname: string): void {
+  if (gridRequested || !getSession().user) return;
+  const [, area = '', module = ''] = pathname.split('/');
+  if (area !== 'sms' || (module !== '' && module !== 'dashboard' && module !== 'schedule')) return;
   gridRequested = true;
-  loadGrid().catch(() => {
-    // A failed fetch (offline for a moment) is tried again when a list is opened.
-    gridRequested = false;
-  });
+  window.setTimeout(() => {
+    import('../engine/entity-grid').catch(() => {
+      // A failed fetch (offline for a moment) is tried again when a list is opened.
+      gridRequested = false;
+    });
+  }, 1500);
 }
 
 export const router = createBrowserRouter([
@@ -119,12 +101,12 @@ onTamper(() => void router.navigate('/login', { replace: true }));
 // own calls (menu, active years, logout) opt out with keepOnNavigation; a query aborted while its component
 // stays on screen (table -> create of one page) is asked again by shouldRetry in query-client.ts.
 let lastPath = router.state.location.pathname;
-preloadFor(lastPath);
+prefetchGridAfter(lastPath);
 router.subscribe((state) => {
   if (state.location.pathname !== lastPath) {
     lastPath = state.location.pathname;
     cancelPendingRequests();
-    preloadFor(lastPath);
+    prefetchGridAfter(lastPath);
   }
 });
 
