@@ -1,0 +1,68 @@
+// Compiles the server (src/main.ts and the workspace's @campus/entities) into one JavaScript file,
+// dist/main.js, so that a start loads plain JavaScript instead of transpiling some 250 TypeScript files
+// (issue 10: start to healthy). Packages from node_modules stay outside the bundle, as installed: PGlite
+// finds its wasm and data files, pdfmake its fonts, exactly as when run through tsx.
+//
+//   npm run build:server        (node apps/server/build.mjs)
+import { build } from 'esbuild';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const serverDir = dirname(fileURLToPath(import.meta.url));
+export const distDir = join(serverDir, 'dist');
+export const outFile = join(distDir, 'main.js');
+/** Every source file the bundle was made from (serve.mjs rebuilds when one is newer than the bundle). */
+export const inputsFile = join(distDir, 'inputs.json');
+const repoRoot = join(serverDir, '../..');
+
+/** Bare imports stay imports of installed packages, except the workspace's own TypeScript packages. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@campus/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+/**
+ * Files that find things next to themselves (migrations, the web app's language files, pdfmake's fonts through
+ * createRequire) keep their own location: import.meta.url in each becomes the URL of its source file,
+ * computed from the bundle's URL, so a moved checkout still works.
+ */
+const ownLocation = {
+  name: 'own-location',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const rel = relative(distDir, args.path).split('\\').join('/');
+      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`), loader: 'ts' };
+    });
+  },
+};
+
+export async function buildServer() {
+  const t0 = performance.now();
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: [join(serverDir, 'src/main.ts')],
+    outfile: outFile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [externalPackages, ownLocation],
+  });
+  // Paths relative to the repository (absWorkingDir).
+  const inputs = Object.keys(result.metafile.inputs);
+  await writeFile(inputsFile, JSON.stringify({ inputs }, null, 1));
+  return { ms: performance.now() - t0, files: inputs.length };
+}
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  const { ms, files } = await buildServer();
+  console.log(`server compiled: ${relative(process.cwd(), outFile)} from ${files} files in ${(ms / 1000).toFixed(1)} s`);
+}
