@@ -4,8 +4,11 @@ import { rows, sql, type DbOrTx } from '../client';
 export type Value = string | number | boolean | null;
 export type Row = Record<string, Value>;
 
-/** PostgreSQL takes at most 65,535 parameters per statement; stay well under it. */
-const MAX_PARAMS = 30_000;
+/**
+ * Rows per statement. Every statement into a table with a fee-position trigger recomputes the positions of
+ * the students it touches, so fewer, larger statements cost less; this only bounds one JSON document.
+ */
+const MAX_ROWS = 20_000;
 
 function columnsOf(entityName: string, sample: Row): { table: string; key: string; cols: string[] } {
   const e = entity(entityName);
@@ -21,7 +24,7 @@ function columnsOf(entityName: string, sample: Row): { table: string; key: strin
 }
 
 /**
- * Multi-row INSERTs of one entity, a batch per statement, every value a bound parameter. Returns the new
+ * Bulk INSERTs of one entity, a batch per statement, the values in one bound JSON parameter. Returns the new
  * key with the requested columns, so callers map codes back by a natural key rather than trusting the order
  * of RETURNING.
  */
@@ -33,15 +36,23 @@ export async function insertRows(tx: DbOrTx, entityName: string, list: Row[], re
   }
   const back = [key, ...returning.filter((c) => c !== key)];
   for (const c of returning) if (!entity(entityName).fields[c] && c !== 'inst_cd' && c !== 'acdm_cd') throw new Error(`demo: ${entityName} has no column ${c}`);
-  const per = Math.max(1, Math.floor(MAX_PARAMS / cols.length));
+  // A json field's value is JSON text (as a bound parameter takes it): inside the JSON document it must be the
+  // value itself, or the column would hold a string.
+  const jsonCols = new Set(cols.filter((c) => entity(entityName).fields[c]?.kind === 'json'));
+  const value = (c: string, v: Value): unknown => (jsonCols.has(c) && typeof v === 'string' ? JSON.parse(v) : v);
   const out: Row[] = [];
-  for (let i = 0; i < list.length; i += per) {
-    const batch = list.slice(i, i + per);
-    const values = batch.map((r) => sql`(${sql.join(cols.map((c) => sql`${r[c]}`), sql`, `)})`);
+  for (let i = 0; i < list.length; i += MAX_ROWS) {
+    const batch = list.slice(i, i + MAX_ROWS).map((r) => Object.fromEntries(cols.map((c) => [c, value(c, r[c])])));
+    // One JSON parameter for the whole batch, typed by the table's own row type: no statement of tens of
+    // thousands of parameters to build and parse. WITH ORDINALITY keeps the list's order, so keys are
+    // given in the same order as by a multi-row VALUES.
+    const colList = sql.join(cols.map((c) => sql.identifier(c)), sql`, `);
     const got = await rows<Row>(
       tx,
-      sql`INSERT INTO ${sql.identifier(table)} (${sql.join(cols.map((c) => sql.identifier(c)), sql`, `)})
-          VALUES ${sql.join(values, sql`, `)}
+      sql`INSERT INTO ${sql.identifier(table)} (${colList})
+          SELECT ${sql.join(cols.map((c) => sql`x.${sql.identifier(c)}`), sql`, `)}
+          FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(batch)}::json) WITH ORDINALITY AS x
+          ORDER BY x.ordinality
           RETURNING ${sql.join(back.map((c) => sql.identifier(c)), sql`, `)}`,
     );
     out.push(...got);
