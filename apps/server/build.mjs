@@ -5,7 +5,7 @@
 //
 //   npm run build:server        (node apps/server/build.mjs)
 import { build } from 'esbuild';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -53,12 +53,21 @@ export async function buildServer() {
     target: 'node20',
     sourcemap: 'linked',
     metafile: true,
+    write: false,
     logLevel: 'warning',
     plugins: [externalPackages, ownLocation],
   });
+  // Each file written whole under another name and renamed: a server starting meanwhile (serve.mjs) reads the
+  // old bundle or the new one, never half of one.
+  await mkdir(distDir, { recursive: true });
+  for (const f of result.outputFiles) {
+    await writeFile(`${f.path}.${process.pid}.tmp`, f.contents);
+    await rename(`${f.path}.${process.pid}.tmp`, f.path);
+  }
   // Paths relative to the repository (absWorkingDir).
   const inputs = Object.keys(result.metafile.inputs);
-  await writeFile(inputsFile, JSON.stringify({ inputs }, null, 1));
+  await writeFile(`${inputsFile}.${process.pid}.tmp`, JSON.stringify({ inputs }, null, 1));
+  await rename(`${inputsFile}.${process.pid}.tmp`, inputsFile);
   return { ms: performance.now() - t0, files: inputs.length };
 }
 
