@@ -9,6 +9,19 @@ import { performance } from 'node:perf_hooks';
 
 const out = process.env.BENCH_SQL_TRACE;
 if (out) {
+  // Lines are kept in memory and written every 100 ms, so the request being timed does not wait on the disk.
+  let pending = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    try {
+      appendFileSync(out, pending.join(''));
+    } catch {
+      /* tracing must never break the server */
+    }
+    pending = [];
+  };
+  setInterval(flush, 100).unref();
+  process.on('exit', flush);
   const require = createRequire(join(process.cwd(), 'apps/server/package.json'));
   const pg = require('pg');
   const original = pg.Client.prototype.query;
@@ -19,11 +32,7 @@ if (out) {
     const at = Date.now();
     const done = (ok) => {
       if (!text) return;
-      try {
-        appendFileSync(out, `${JSON.stringify({ at, ms: performance.now() - t0, ok, name: config?.name ?? null, text, values: vals ?? [] })}\n`);
-      } catch {
-        /* tracing must never break the server */
-      }
+      pending.push(`${JSON.stringify({ at, ms: performance.now() - t0, ok, name: config?.name ?? null, text, values: vals ?? [] })}\n`);
     };
     // pg.Pool.query passes a callback (values may be the callback itself); a client's own query gets a promise.
     if (typeof values === 'function') {
