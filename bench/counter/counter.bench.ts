@@ -9,11 +9,13 @@
  *   npm run bench:counter -- --cashiers 100 --seconds 20 --db campus_bench
  */
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { headersOf, signIn, type ApiSession } from '../lib/api-session';
 import { gitCommit, urlOf, withClient } from '../lib/bench-db';
 import { runLoad } from '../lib/load-driver';
 import { BENCH_ADMIN_PASSWORD, repoRoot, startServer } from '../lib/server-process';
+import { readTrace, topStatements } from '../lib/sql-trace-summary';
 import { fmt, loadAverage, table } from '../lib/stats';
 import { ensureScaleDatabase } from '../scale/generate-scale';
 
@@ -24,6 +26,8 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'campus_bench' },
     cashiers: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '20' },
+    // Trace the server's SQL (bench/lib/sql-trace.hook.mjs) and print where the bills' database time went.
+    trace: { type: 'boolean', default: false },
   },
 });
 const CASHIERS = Number(args.cashiers);
@@ -71,7 +75,10 @@ const numbers = (sqlWhere = '') =>
 const before = await numbers();
 const beforeOfSchool = before.find((b) => b.inst_cd === plan.inst_cd && b.acdm_cd === plan.acdm_cd);
 
-const server = await startServer({ databaseUrl: url });
+const traceFile = `/tmp/bench-counter-trace-${process.pid}.jsonl`;
+rmSync(traceFile, { force: true });
+const server = await startServer({ databaseUrl: url, sqlTrace: args.trace ? traceFile : undefined });
+const runStart = Date.now();
 try {
   const t0 = performance.now();
   const cashiers: ApiSession[] = [];
@@ -114,6 +121,13 @@ try {
   console.log(
     `\n| what | target | measured | ratio to target (>= 1 met) |\n|---|---|---|---|\n| fee counter, ${CASHIERS} parallel cashiers | >= 300 bills/s, 0 duplicate or missing numbers | ${fmt(k.perSecond, 0)} bills/s, p95 ${fmt(k.p95, 0)} ms, ${school.dups} duplicates, ${school.gaps} gaps, ${k.errors} refused | ${fmt(k.perSecond / 300, 3)} |`,
   );
+  if (args.trace) {
+    const stmts = readTrace(traceFile, runStart);
+    const bills = statuses.get(201) ?? 1;
+    console.log(`\nSQL of the run as the server's driver waited for it: ${stmts.length} statements, ${fmt(stmts.length / bills, 1)} per bill`);
+    console.log(topStatements(stmts));
+  }
 } finally {
   await server.stop();
+  rmSync(traceFile, { force: true });
 }
