@@ -141,15 +141,17 @@ export async function ensureAdminGrants(db: Db): Promise<void> {
     sql`SELECT inst_cd FROM institute WHERE inst_cd = ${admin.inst_cd}
         OR inst_cd IN (SELECT inst_cd FROM user_institute WHERE usr_cd = ${admin.usr_cd})`,
   );
+  // One statement per institute (was one per page): every start runs this, and the first start's fee of a
+  // round trip per page and institute showed in the start-up time.
+  const pages = JSON.stringify(livePages().map((pg) => ({ mdl: pg.module, page: pg.page, url: `sms/${pg.module}/${pg.page}`, btns: pg.buttons.join(',') })));
   for (const { inst_cd } of insts) {
-    for (const pg of livePages()) {
-      await db.execute(sql`
-        INSERT INTO user_permission (inst_cd, usr_prms_usr_cd, usr_prms_mdl, usr_prms_page, usr_prms_pth_url, usr_prms_is_alw,
-                                     usr_prms_btns, usr_need_data_chk, usr_prms_dscr, usr_sts, usr_prms_hdr_crt_dt, crt_by)
-        SELECT ${inst_cd}, ${admin.usr_cd}, ${pg.module}, ${pg.page}, ${`sms/${pg.module}/${pg.page}`}, true,
-               ${pg.buttons.join(',')}, false, 'Administrator', true, current_date, ${admin.usr_cd}
-        WHERE NOT EXISTS (SELECT 1 FROM user_permission WHERE inst_cd = ${inst_cd} AND usr_prms_usr_cd = ${admin.usr_cd}
-                          AND usr_prms_mdl = ${pg.module} AND usr_prms_page = ${pg.page})`);
-    }
+    await db.execute(sql`
+      INSERT INTO user_permission (inst_cd, usr_prms_usr_cd, usr_prms_mdl, usr_prms_page, usr_prms_pth_url, usr_prms_is_alw,
+                                   usr_prms_btns, usr_need_data_chk, usr_prms_dscr, usr_sts, usr_prms_hdr_crt_dt, crt_by)
+      SELECT ${inst_cd}, ${admin.usr_cd}, p.mdl, p.page, p.url, true, p.btns, false, 'Administrator', true, current_date, ${admin.usr_cd}
+      FROM ROWS FROM (json_to_recordset(${pages}::json) AS (mdl text, page text, url text, btns text)) WITH ORDINALITY AS p(mdl, page, url, btns, ordinality)
+      WHERE NOT EXISTS (SELECT 1 FROM user_permission WHERE inst_cd = ${inst_cd} AND usr_prms_usr_cd = ${admin.usr_cd}
+                        AND usr_prms_mdl = p.mdl AND usr_prms_page = p.page)
+      ORDER BY p.ordinality`);
   }
 }
