@@ -1,6 +1,6 @@
 -- The fee position refresh of many students at once (an import, a promotion, a fee change) is planned for its size:
 -- fee_position_refresh hands more than 64 students to fee_position_refresh_batch (fee-position.ddl.ts).
-CREATE OR REPLACE FUNCTION fee_position_refresh_batch(ids integer[]) RETURNS void LANGUAGE plpgsql AS $fee_position$
+CREATE OR REPLACE FUNCTION fee_position_refresh_batch(ids integer[]) RETURNS void LANGUAGE plpgsql SET plan_cache_mode = auto AS $fee_position$
 DECLARE
   stale regclass;
 BEGIN

@@ -33,6 +33,9 @@ describe.each(backends)('fee position functions and backfill on %s', (backend) =
     // Planned once per connection: a bill must not pay for planning the fee views again.
     const [cfg] = await rows<{ proconfig: string[] | string | null }>(srv.database.db, sql`SELECT proconfig FROM pg_proc WHERE proname = 'fee_position_refresh'`);
     expect(String(cfg.proconfig)).toContain('plan_cache_mode=force_generic_plan');
+    // ...while a batch plans for its size: a function's setting would otherwise pass on to the batch it calls.
+    const [batch] = await rows<{ proconfig: string[] | string | null }>(srv.database.db, sql`SELECT proconfig FROM pg_proc WHERE proname = 'fee_position_refresh_batch'`);
+    expect(String(batch.proconfig)).toContain('plan_cache_mode=auto');
     const trg = await rows<{ tbl: string; tgname: string }>(
       srv.database.db,
       sql`SELECT c.relname AS tbl, t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname LIKE 'fee_position%' AND NOT t.tgisinternal ORDER BY 1, 2`,
