@@ -46,6 +46,13 @@ export async function startTestServer(backend: Backend, overrides: Partial<Confi
     dropDb = async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
+      // The pool's end() returns before its sockets have closed; terminating them then (FORCE) raises an
+      // unhandled 'terminating connection' error in the test process. Wait for them to go first.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     };
