@@ -1,8 +1,9 @@
 import { uniqueTogetherFoldsCase, type AnyEntity } from '@campus/entities/define';
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import type { RequestContext } from '../access/request-context';
-import { rows, type Tx } from '../db/client';
+import type { Tx } from '../db/client';
 import { dyn, type DynTable } from '../db/dyn-table';
+import { insertJsonRows } from '../db/json-insert';
 import { entityTable } from '../db/tables';
 import { HttpError } from '../lib/http-error';
 import { writeAudit } from './audit';
@@ -129,8 +130,8 @@ export async function insertMany(
   }
   for (const [names, group] of groups) {
     for (const part of chunks(group, ROWS_PER_STATEMENT)) {
-      const keys = await withDbErrors(() => insertRows(tx, e, names.split(','), part.map((p) => p.values)));
-      keys.forEach((key, i) => keyed.push({ line: part[i].line, key }));
+      const back = await withDbErrors(() => insertJsonRows<Row>(tx, e.table, names.split(','), part.map((p) => p.values), [e.key]));
+      back.forEach((r, i) => keyed.push({ line: part[i].line, key: Number(r[e.key]) }));
     }
   }
 
@@ -150,29 +151,6 @@ export async function insertMany(
   // One history row for the file, naming it and every key it wrote, instead of one per row.
   await writeAudit(tx, ctx, e, 'IMPORT', null, null, { file: file.name, sha256: file.sha256, rows: keys.length, keys: keyRanges(keys) });
   return { problems: [], keys };
-}
-
-/**
- * One INSERT ... SELECT over the rows sent as a single JSON parameter, typed by the declared columns: the
- * database parses the batch itself, where a VALUES list would bind (and the ORM would build) one parameter
- * per cell. Keys come back in the rows' order (the SELECT is ordered by position and inserts in that order).
- */
-async function insertRows(tx: Tx, e: AnyEntity, names: string[], values: Row[]): Promise<number[]> {
-  const { table, cols } = entityTable(e.name);
-  const defs = sql.join(
-    names.map((n) => sql`${sql.identifier(n)} ${sql.raw(cols[n].getSQLType())}`),
-    sql`, `,
-  );
-  const list = sql.join(names.map((n) => sql.identifier(n)), sql`, `);
-  const picked = sql.join(names.map((n) => sql`x.${sql.identifier(n)}`), sql`, `);
-  const result = await rows<{ k: number }>(
-    tx,
-    sql`INSERT INTO ${table} (${list})
-        SELECT ${picked} FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS (${defs})) WITH ORDINALITY AS x
-        ORDER BY x.ordinality
-        RETURNING ${sql.identifier(e.key)} AS k`,
-  );
-  return result.map((r) => Number(r.k));
 }
 
 /** [[first, last], ...] runs of consecutive keys: a serial key makes one run per file. */

@@ -1,5 +1,6 @@
 import { entity } from '@campus/entities/registry';
-import { rows, sql, type DbOrTx } from '../client';
+import type { DbOrTx } from '../client';
+import { insertJsonRows } from '../json-insert';
 
 export type Value = string | number | boolean | null;
 export type Row = Record<string, Value>;
@@ -43,18 +44,7 @@ export async function insertRows(tx: DbOrTx, entityName: string, list: Row[], re
   const out: Row[] = [];
   for (let i = 0; i < list.length; i += MAX_ROWS) {
     const batch = list.slice(i, i + MAX_ROWS).map((r) => Object.fromEntries(cols.map((c) => [c, value(c, r[c])])));
-    // One JSON parameter for the whole batch, typed by the table's own row type: no statement of tens of
-    // thousands of parameters to build and parse. WITH ORDINALITY keeps the list's order, so keys are
-    // given in the same order as by a multi-row VALUES.
-    const colList = sql.join(cols.map((c) => sql.identifier(c)), sql`, `);
-    const got = await rows<Row>(
-      tx,
-      sql`INSERT INTO ${sql.identifier(table)} (${colList})
-          SELECT ${sql.join(cols.map((c) => sql`x.${sql.identifier(c)}`), sql`, `)}
-          FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(batch)}::json) WITH ORDINALITY AS x
-          ORDER BY x.ordinality
-          RETURNING ${sql.join(back.map((c) => sql.identifier(c)), sql`, `)}`,
-    );
+    const got = await insertJsonRows<Row>(tx, table, cols, batch, back);
     out.push(...got);
   }
   return out;
