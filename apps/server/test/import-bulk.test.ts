@@ -1,17 +1,10 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IMPORT_ROWS } from '../src/engine/import.service';
-import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
+import { backends, call, login, startTestServer, type Session, type TestServer, multipartFile } from './test-server';
 
 type Row = Record<string, unknown>;
 type ImportBody = { ok: boolean; total: number; imported: number; errors: { row: number; field: string; message: string }[] };
-
-function multipart(fileName: string, content: Buffer): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----campusBulkBoundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, content, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 /**
  * A school's whole roll in one file: students are written as a set (links, uniques and sections checked once
@@ -33,7 +26,7 @@ describe.each(backends)('importing a whole roll of students on %s', (backend) =>
     return Number(res.json<Row>()[key]);
   };
   const upload = (name: string, buf: Buffer, dryRun = false) => {
-    const m = multipart(name, buf);
+    const m = multipartFile(name, buf);
     return call(srv.app, students(admin), 'POST', `/api/student/import${dryRun ? '?dryRun=1' : ''}`, m.payload, { headers: m.headers });
   };
   const total = async (q: string): Promise<number> =>

@@ -1,15 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
+import { backends, call, login, startTestServer, type Session, type TestServer, multipartFile } from './test-server';
 
 type Row = Record<string, unknown>;
-
-function multipart(fileName: string, content: Buffer): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----campusTestBoundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, content, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe.each(backends)('spreadsheet import on %s', (backend) => {
   let srv: TestServer;
@@ -21,13 +14,13 @@ describe.each(backends)('spreadsheet import on %s', (backend) => {
   afterAll(async () => srv?.close());
 
   const upload = (name: string, buf: Buffer, dryRun: boolean) => {
-    const m = multipart(name, buf);
+    const m = multipartFile(name, buf);
     return call(srv.app, s, 'POST', `/api/designation/import${dryRun ? '?dryRun=1' : ''}`, m.payload, { headers: m.headers });
   };
   const count = async (q: string) => (await call(srv.app, s, 'GET', `/api/designation/?q=${encodeURIComponent(q)}`)).json<{ total: number }>().total;
   /** Import into another entity, with the page headers its permission check wants. */
   const importInto = (api: string, page: { pagename: string; modulename: string }, csv: string, dryRun: boolean) => {
-    const m = multipart(`${api}.csv`, Buffer.from(csv));
+    const m = multipartFile(`${api}.csv`, Buffer.from(csv));
     return call(srv.app, { ...s, ...page }, 'POST', `/api/${api}/import${dryRun ? '?dryRun=1' : ''}`, m.payload, { headers: m.headers });
   };
   const religionPage = { pagename: 'religion', modulename: 'master' };

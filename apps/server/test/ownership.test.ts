@@ -1,19 +1,12 @@
 import type { AnyEntity } from '@campus/entities/define';
 import { entities, entity, ownershipIssues } from '@campus/entities/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
+import { backends, call, login, startTestServer, type Session, type TestServer, multipartFile } from './test-server';
 import { staffAccount } from './staff-account';
 
 type Row = Record<string, unknown>;
 
 const NOT_OWN = 'You can only add or change students of your own sections.';
-
-function multipart(fileName: string, content: string): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----campusOwnershipBoundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, Buffer.from(content), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe('ownership through another entity, as declared', () => {
   it('holds for every registered entity', () => {
@@ -171,7 +164,7 @@ describe.each(backends)("a teacher's own students, on %s", (backend) => {
   it('imports nothing when a row falls outside the own sections', async () => {
     const s = studentPage(own);
     const csv = `stud_fs_nm,stud_adm_cd,cls_cd,sec_cd\nImported ${tag} 1,IMP${next()},${cls1},${secA}\nImported ${tag} 2,IMP${next()},${cls1},${secB}\n`;
-    const m = multipart('students.csv', csv);
+    const m = multipartFile('students.csv', csv);
     const res = await call(srv.app, s, 'POST', '/api/student/import', m.payload, { headers: m.headers });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ ok: boolean; imported: number }>()).toMatchObject({ ok: false, imported: 0 });

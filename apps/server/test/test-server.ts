@@ -146,3 +146,11 @@ export function call(
     headers: { ...headersOf(s, method), ...(extra.headers as Record<string, string> | undefined) },
   });
 }
+
+/** A file upload as a browser's form sends it (one `file` part), for the import and upload routes. */
+export function multipartFile(fileName: string, content: Buffer | string): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----campusTestBoundary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, Buffer.from(content), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
