@@ -21,6 +21,7 @@ import { userInstitute } from './institute/user-institute.entity';
 import { employee } from './employee/employee.entity';
 import { actionHistory } from './history/action-history.entity';
 import { loginHistory } from './history/login-history.entity';
+import { loginLock } from './history/login-lock.entity';
 import { backup } from './master/backup.entity';
 import { community } from './master/community.entity';
 import { designation } from './master/designation.entity';
@@ -106,6 +107,7 @@ export const entities: readonly AnyEntity[] = [
   tableSetting,
   loginHistory,
   actionHistory,
+  loginLock,
   // issue 3, first batch
   classGroup,
   classEntity,

@@ -50,7 +50,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * where many clerks share one address.
  */
 async function lockedFor(db: Db, keys: string[]): Promise<number> {
-  const found = await rows<Attempt>(db, sql`SELECT atmpt_fail_cnt, atmpt_locked_until FROM login_attempt WHERE atmpt_key IN (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})`);
+  const found = await rows<Attempt>(db, sql`SELECT atmpt_fail_cnt, atmpt_next_at AS atmpt_locked_until FROM login_attempt WHERE atmpt_key IN (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})`);
   let ms = 0;
   for (const a of found) {
     if (a.atmpt_locked_until) ms = Math.max(ms, new Date(a.atmpt_locked_until).getTime() - Date.now());
@@ -78,7 +78,7 @@ async function countAttempt(db: Db, cfg: Config, key: string): Promise<number> {
 
 async function lock(db: Db, cfg: Config, key: string): Promise<void> {
   const lockUntil = new Date(Date.now() + cfg.lockoutMinutes * 60_000);
-  await db.execute(sql`UPDATE login_attempt SET atmpt_locked_until = ${lockUntil.toISOString()} WHERE atmpt_key = ${key}`);
+  await db.execute(sql`UPDATE login_attempt SET atmpt_next_at = ${lockUntil.toISOString()} WHERE atmpt_key = ${key}`);
 }
 
 export function setXsrfCookie(reply: FastifyReply, cfg: Config): string {

@@ -212,13 +212,41 @@ export const session = pgTable(
   (t) => [uniqueIndex('session_token_uq').on(t.sess_token_hash), index('session_usr_idx').on(t.usr_cd)],
 );
 
-/** Failed sign-in counters, per login id and per IP, for slow-down and lockout. */
+/**
+ * Sign-in failure counters (access/auth.routes.ts): one row per login id, per login id and address, per
+ * address and per known device, each with the time it accepts another try (a wait that grows with its
+ * failures, never a hard lock). atmpt_cd names a row on the Sign-in Locks page.
+ */
 export const loginAttempt = pgTable('login_attempt', {
   atmpt_key: varchar('atmpt_key', { length: 200 }).primaryKey(),
+  atmpt_cd: integer('atmpt_cd').notNull().generatedByDefaultAsIdentity(),
+  atmpt_kind: varchar('atmpt_kind', { length: 30 }).notNull().default('Login Id'),
+  atmpt_usr_nm: varchar('atmpt_usr_nm', { length: 60 }),
+  atmpt_ip: varchar('atmpt_ip', { length: 60 }),
   atmpt_fail_cnt: integer('atmpt_fail_cnt').notNull().default(0),
   atmpt_first_at: timestamp('atmpt_first_at', { withTimezone: true }).notNull().defaultNow(),
-  atmpt_locked_until: timestamp('atmpt_locked_until', { withTimezone: true }),
+  atmpt_last_at: timestamp('atmpt_last_at', { withTimezone: true }).notNull().defaultNow(),
+  atmpt_next_at: timestamp('atmpt_next_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Browsers a user has signed in from (the device cookie, stored as a SHA-256 hash like session tokens): the
+ * right password from one of them is accepted whatever others have tried against the login id. One browser
+ * may be known for several users (a shared office computer).
+ */
+export const loginDevice = pgTable(
+  'login_device',
+  {
+    dev_cd: integer('dev_cd').primaryKey().generatedByDefaultAsIdentity(),
+    dev_token_hash: varchar('dev_token_hash', { length: 64 }).notNull(),
+    usr_cd: integer('usr_cd').notNull(),
+    dev_crt_at: timestamp('dev_crt_at', { withTimezone: true }).notNull().defaultNow(),
+    dev_seen_at: timestamp('dev_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    dev_ip: varchar('dev_ip', { length: 60 }),
+    dev_pfm: varchar('dev_pfm', { length: 60 }),
+  },
+  (t) => [uniqueIndex('login_device_uq').on(t.dev_token_hash, t.usr_cd), index('login_device_usr_idx').on(t.usr_cd)],
+);
 
 /**
  * Uploaded files (POST /api/fileupload/). The bytes live on disk under upld_stored_nm; this row says whose
@@ -253,7 +281,7 @@ export const upload = pgTable(
 
 /** Everything drizzle-kit needs to diff the schema, by export name. */
 export function schemaForMigrations(): Record<string, unknown> {
-  const out: Record<string, unknown> = { session, loginAttempt, upload };
+  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, upload };
   for (const t of built.values()) if (!isView(t.entity)) out[t.entity.name] = t.table;
   return out;
 }

@@ -4,6 +4,7 @@ import { academicFeeCollectView } from './views/academic-fee-collect.view';
 import { feeCollectionView } from './views/fee-collection.view';
 import { feePositionCalcView, feePositionDueCalcView, feePositionTermCalcView } from './views/fee-position.view';
 import { feeReportView } from './views/fee-report.view';
+import { loginLockView } from './views/login-lock.view';
 import { overallBudgetView } from './views/overall-budget.view';
 import { studentDetailView } from './views/student-detail.view';
 import { studentFeeLineView } from './views/student-fee-line.view';
@@ -23,6 +24,7 @@ const selects: Record<string, string> = {
   overall_budget: overallBudgetView,
   transport_budget: transportBudgetView,
   staff_book_stock: staffBookStockView,
+  login_lock: loginLockView,
 };
 
 /** Views no entity shows, that entity views share (created first, in this order). */
