@@ -1,8 +1,8 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-// Tamil screens must not depend on the office PC having a Tamil font (most Linux desks and kiosks do not).
-import '@fontsource/noto-sans-tamil/tamil-400.css';
-import '@fontsource/noto-sans-tamil/tamil-700.css';
+// Tamil screens must not depend on the office PC having a Tamil font (most Linux desks and kiosks do not);
+// fetched only when Tamil text is on screen (unicode-range).
+import './app/tamil-font.css';
 import './app/print.css';
 import { MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
