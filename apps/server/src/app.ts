@@ -26,7 +26,10 @@ import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
 import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
-import { HttpError, requestValueError } from './lib/http-error';
+import { HttpError, requestValueError, unauthorized } from './lib/http-error';
+import { refuseMalformedInput } from './lib/malformed-input';
+import { resolveSession } from './access/session';
+import { docsRequestInterceptor } from './engine/openapi-docs';
 import { registerAdmitStudentRoutes } from './workflows/admit-student/admit-student.handler';
 import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handler';
 import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
@@ -120,7 +123,22 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: false });
+  // The page and its scripts hold nothing of the school; the description (json/yaml) needs a signed-in user,
+  // which the page's interceptor sends from the web app's sign-in in the same browser.
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: false,
+    uiConfig: { requestInterceptor: docsRequestInterceptor },
+    uiHooks: {
+      preHandler: async (req) => {
+        if (!/\/(json|yaml)$/.test(req.routeOptions.url ?? '')) return;
+        const token = req.headers.auth_token;
+        if (typeof token !== 'string' || token === 'login' || (await resolveSession(db, cfg, token)) === null) {
+          throw unauthorized('Sign in to read the API documentation.');
+        }
+      },
+    },
+  });
 
   // Anti-forgery: every mutating API call must echo the XSRF-TOKEN cookie in X-XSRF-TOKEN.
   app.addHook('onRequest', async (req, reply) => {
@@ -136,10 +154,19 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     }
   });
 
+  // A NUL character or an out-of-range code anywhere in the request: a sentence, before any handler runs.
+  app.addHook('preValidation', async (req) => refuseMalformedInput(req));
+  // No API answer is kept by the browser or a proxy: a shared office computer keeps no pupil's data.
+  app.addHook('onSend', async (req, reply) => {
+    if (/^\/+api(\/|$)/.test(req.routeOptions.url ?? req.url)) reply.header('cache-control', 'no-store');
+  });
+
   registerRequestContext(app, db, cfg);
 
   app.setErrorHandler((caught: FastifyError | HttpError, req, reply) => {
     const err = caught instanceof HttpError ? caught : (requestValueError(caught) ?? caught);
+    // The database refused a request value no check caught first: answered as a 400, but worth a check of its own.
+    if (err !== caught) req.log.warn({ err: caught }, 'request value refused by the database');
     if (err instanceof HttpError) {
       const body: Record<string, unknown> = { statusCode: err.statusCode, error: statusText(err.statusCode), message: err.message };
       if (err.details) body.details = err.details;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './test-server';
+import { call, login, startTestServer, type Session, type TestServer } from './test-server';
 
 interface Operation {
   parameters?: { name: string; in: string }[];
@@ -9,13 +9,15 @@ interface Operation {
 /* The published API documentation is read by integrators: bodies and list parameters must be there. */
 describe('API documentation (OpenAPI at /api/docs)', () => {
   let srv: TestServer;
+  let admin: Session;
   beforeAll(async () => {
     srv = await startTestServer('pglite');
+    admin = await login(srv.app);
   });
   afterAll(async () => srv?.close());
 
   it('describes every entity route with its body and list parameters, from the declarations', async () => {
-    const res = await srv.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const res = await call(srv.app, admin, 'GET', '/api/docs/json');
     expect(res.statusCode).toBe(200);
     const doc = res.json<{ paths: Record<string, Record<string, Operation>> }>();
     const religion = doc.paths['/api/religion/'];

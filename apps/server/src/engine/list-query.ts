@@ -5,6 +5,7 @@ import type { RequestContext } from '../access/request-context';
 import { dyn, type DynTable } from '../db/dyn-table';
 import { codeExpression, entityTable, exactCodeFields, searchExpression, textSearchFields } from '../db/tables';
 import { badRequest } from '../lib/http-error';
+import { MAX_INT, wholeNumberMessage } from '../lib/malformed-input';
 
 /**
  * Builds list/get queries from a declaration. Column names only ever come from the declaration: a sort,
@@ -54,12 +55,23 @@ function parseCols(e: AnyEntity, raw: string | undefined): string[] | undefined 
   return [...out];
 }
 
+/**
+ * A paging number as typed digits only (no '1e3', '0x10' or '1.0'), from 1 to its maximum: 'page' up to the
+ * integer range, so the row offset stays an exact number PostgreSQL takes.
+ */
+function wholeQueryNumber(query: Record<string, unknown>, name: string, absent: number, max: number): number {
+  const raw = query[name];
+  if (raw === undefined) return absent;
+  const digits = typeof raw === 'string' ? raw.trim() : '';
+  const n = /^\d{1,10}$/.test(digits) ? Number(digits) : 0;
+  if (n < 1 || n > max) throw badRequest(wholeNumberMessage(name, max));
+  return n;
+}
+
 export function parseListParams(e: AnyEntity, query: Record<string, unknown>): ListParams {
   const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-  const page = Number(str(query.page) ?? 1);
-  const size = Number(str(query.size) ?? 50);
-  if (!Number.isInteger(page) || page < 1) throw badRequest("'page' must be a whole number from 1.");
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw badRequest(`'size' must be from 1 to ${MAX_PAGE_SIZE}.`);
+  const page = wholeQueryNumber(query, 'page', 1, MAX_INT);
+  const size = wholeQueryNumber(query, 'size', 50, MAX_PAGE_SIZE);
   const dir = str(query.dir);
   if (dir !== undefined && dir !== 'asc' && dir !== 'desc') throw badRequest("'dir' must be asc or desc.");
   const filters: Record<string, string> = {};
@@ -70,6 +82,8 @@ export function parseListParams(e: AnyEntity, query: Record<string, unknown>): L
     const f = Object.hasOwn(e.fields, name) ? e.fields[name] : undefined;
     if (!f || f.kind === 'password' || f.kind === 'json') throw badRequest(`Cannot filter by '${name}'.`);
     if (typeof v !== 'string') throw badRequest(`Filter '${name}' must be a single value.`);
+    // A code or a choice is an integer column: past its range is the request's mistake, not the database's.
+    if ((f.kind === 'code' || f.kind === 'link') && /^\s*\d+\s*$/.test(v) && Number(v) > MAX_INT) throw badRequest(wholeNumberMessage(k));
     filters[name] = v;
   }
   const q = str(query.q)?.trim().slice(0, 100);

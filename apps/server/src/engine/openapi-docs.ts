@@ -44,3 +44,28 @@ export function listQueryDocs(e: AnyEntity): Record<string, unknown> {
   }
   return { type: 'object', properties };
 }
+
+/**
+ * Swagger UI's request interceptor, run in the browser: the description and 'Try it out' calls carry the
+ * signed-in web user's token and names (the web app keeps them in localStorage under 'campus.user', same
+ * origin, as base64 JSON before a checksum: see session-store.ts) and the anti-forgery cookie, as the web client sends them. Built from source text so that the
+ * served code is exactly this, whatever the server's build does to functions (@fastify/swagger-ui writes a
+ * function into the page with its toString()).
+ */
+export const docsRequestInterceptor = new Function(
+  'req',
+  `try {
+    var stored = window.localStorage.getItem('campus.user') || '';
+    var b64 = stored.slice(0, stored.lastIndexOf('.'));
+    var u = b64 ? JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b64), function (c) { return c.charCodeAt(0); }))) : null;
+    if (u && u.usr_token) {
+      req.headers.auth_token = u.usr_token;
+      req.headers.username = u.usr_nm;
+      req.headers.usercode = String(u.usr_cd);
+      req.headers.platform = 'web';
+    }
+    var x = document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/);
+    if (x) req.headers['x-xsrf-token'] = decodeURIComponent(x[1]);
+  } catch (e) {}
+  return req;`,
+) as <R>(req: R) => R;

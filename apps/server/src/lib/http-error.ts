@@ -19,9 +19,10 @@ export const CREDENTIALS_CHANGED = "Please don't change login credentials.";
 
 /**
  * Database refusals that come from a value the request carried, not from the server: a code past the
- * integer range (/api/certificate/99999999999/pdf) or text where a number belongs. Every route's zod checks
- * catch most of these first; this keeps the rest a 400 with a plain sentence instead of a 500. Drizzle wraps
- * the driver's error, so its cause is looked at too.
+ * integer range (/api/certificate/99999999999/pdf), text where a number belongs, a NUL character, a text
+ * too long or a date that does not exist (PostgreSQL's data exceptions, class 22, those a value can cause).
+ * Every route's checks and the request guard (malformed-input.ts) catch these first; this keeps the rest a
+ * 400 with a plain sentence instead of a 500. Drizzle wraps the driver's error, so its cause is looked at too.
  */
 export function requestValueError(err: unknown): HttpError | null {
   const codeOf = (e: unknown): unknown => (typeof e === 'object' && e !== null && 'code' in e ? (e as { code: unknown }).code : undefined);
@@ -29,6 +30,10 @@ export function requestValueError(err: unknown): HttpError | null {
   const code = codeOf(err) ?? codeOf(cause);
   if (code === '22003') return badRequest('A code or number in the request is out of range.');
   if (code === '22P02') return badRequest('A value in the request is not of the right kind.');
+  // 22021: a NUL (or another byte UTF-8 cannot hold) in text; 22P05: the same inside a JSON value.
+  if (code === '22021' || code === '22P05') return badRequest('A value in the request contains a character that cannot be stored, such as a NUL (code 0).');
+  if (code === '22001') return badRequest('A value in the request is longer than its field allows.');
+  if (code === '22007' || code === '22008') return badRequest('A date or time in the request is not a real one.');
   // Two requests that waited on each other (a deadlock PostgreSQL broke, a serialisation failure): nothing of
   // the aborted one was written, so the user may simply try again. Workflows keep one lock order to avoid it.
   if (code === '40P01' || code === '40001') return conflict('Another change happened at the same time. Please try again.');
