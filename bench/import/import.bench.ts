@@ -9,7 +9,7 @@
  *   npm run bench:import -- --sizes 10000 --backends postgres
  */
 import ExcelJS from 'exceljs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'campus_bench_import' },
     // A refusal can come only after the whole sheet is read: past this the answer is 'none within N s'.
     timeout: { type: 'string', default: '300' },
+    // Another checkout to run the server from (a worktree of the commit before a change), for before/after.
+    root: { type: 'string' },
   },
 });
 const sizes = args.sizes!.split(',').map(Number);
@@ -61,12 +63,39 @@ async function workbook(n: number, prefix: string, school: School): Promise<Buff
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
+/**
+ * The server's node process (the one started with this port), found through /proc: its peak resident memory
+ * is reset before each upload (clear_refs 5) and read after, so each step reports its own peak.
+ */
+function serverPid(port: string): number | undefined {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (!cmd.startsWith('node') || !cmd.includes('serve.mjs')) continue;
+      if (readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`PORT=${port}`)) return Number(d);
+    } catch {
+      /* gone, or not ours */
+    }
+  }
+  return undefined;
+}
+const statusKb = (pid: number, key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+function resetPeak(pid: number | undefined): void {
+  if (pid) writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+const peakMb = (pid: number | undefined): number => (pid ? Math.round(statusKb(pid, 'VmHWM') / 1024) : NaN);
+const rssMb = (pid: number | undefined): number => (pid ? Math.round(statusKb(pid, 'VmRSS') / 1024) : NaN);
+
 interface Outcome {
   backend: string;
   rows: number;
   fileKb: number;
   step: string;
   seconds: number;
+  /** The server's peak resident memory during the step, and its resident memory before it. */
+  peakMb: number;
+  beforeMb: number;
   answer: string;
 }
 
@@ -103,7 +132,8 @@ for (const backend of backends) {
   const dataDir = backend === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-import-pglite-')) : undefined;
   if (backend === 'postgres') await recreateDatabase(args.db!);
   // A fresh database: the first start migrates, seeds and writes the demo (timed: the issue's start figure).
-  const server = await startServer(backend === 'postgres' ? { databaseUrl: urlOf(args.db!) } : { dataDir });
+  const server = await startServer({ ...(backend === 'postgres' ? { databaseUrl: urlOf(args.db!) } : { dataDir }), ...(args.root ? { root: args.root } : {}) });
+  const pid = serverPid(new URL(server.base).port);
   console.log(`\n${backend}: first start with the demo, to healthy: ${(server.startMs / 1000).toFixed(1)} s`);
   try {
     // The school, its running year and its sections as the office sees them (the API, so PGlite works too).
@@ -121,10 +151,13 @@ for (const backend of backends) {
       const fileKb = Math.round(file.length / 1024);
       for (const dryRun of [true, false]) {
         const load = await loadAverage();
+        const beforeMb = rssMb(pid);
+        resetPeak(pid);
         const r = await upload(server.base, headers, `students-${n}.xlsx`, file, dryRun);
+        const peak = peakMb(pid);
         const answer = summary(r.status, r.body);
-        outcomes.push({ backend, rows: n, fileKb, step: dryRun ? 'check (dryRun)' : 'import', seconds: r.seconds, answer: `${answer} (load ${load})` });
-        console.log(`  ${n} rows (${fileKb} KB), ${dryRun ? 'check' : 'import'}: ${r.seconds.toFixed(1)} s  ${answer}`);
+        outcomes.push({ backend, rows: n, fileKb, step: dryRun ? 'check (dryRun)' : 'import', seconds: r.seconds, peakMb: peak, beforeMb, answer: `${answer} (load ${load})` });
+        console.log(`  ${n} rows (${fileKb} KB), ${dryRun ? 'check' : 'import'}: ${r.seconds.toFixed(1)} s, server memory ${beforeMb} MB before, peak ${peak} MB  ${answer}`);
         if (r.status !== 200) break;
       }
       // The server is still working on the file it did not answer: later sizes would measure the queue.
@@ -139,7 +172,12 @@ for (const backend of backends) {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
-console.log(`\n${table(['backend', 'rows', 'file KB', 'step', 'seconds', 'answer'], outcomes.map((o) => [o.backend, o.rows, o.fileKb, o.step, o.seconds.toFixed(1), o.answer]))}`);
+console.log(
+  `\n${table(
+    ['backend', 'rows', 'file KB', 'step', 'seconds', 'RSS before MB', 'peak RSS MB', 'answer'],
+    outcomes.map((o) => [o.backend, o.rows, o.fileKb, o.step, o.seconds.toFixed(1), o.beforeMb, o.peakMb, o.answer]),
+  )}`,
+);
 console.log('\n| what | target | measured |\n|---|---|---|');
 for (const n of sizes) {
   const cells = backends.map((b) => {

@@ -72,6 +72,8 @@ export async function insertMany(
   input: readonly BulkRow[],
   file: { name: string; sha256: string },
   write: boolean,
+  /** Hears the number of rows written so far, after each INSERT (for the import's progress). */
+  written?: (n: number) => void,
 ): Promise<BulkOutcome> {
   const scope = scopeValues(e, ctx);
   const problems = new Map<number, RowProblem>();
@@ -132,6 +134,7 @@ export async function insertMany(
     for (const part of chunks(group, ROWS_PER_STATEMENT)) {
       const back = await withDbErrors(() => insertJsonRows<Row>(tx, e.table, names.split(','), part.map((p) => p.values), [e.key]));
       back.forEach((r, i) => keyed.push({ line: part[i].line, key: Number(r[e.key]) }));
+      written?.(keyed.length);
     }
   }
 

@@ -8,7 +8,8 @@ import type { Db } from '../db/client';
 import { badRequest, forbidden } from '../lib/http-error';
 import { writeAudit } from './audit';
 import { createRow, deleteRows, getRow, listRows, options, updateRow, withinPartners } from './crud.service';
-import { importRows } from './import.service';
+import { answerImport, uploadBytes } from './import-progress';
+import { importRows, MAX_IMPORT_BYTES } from './import.service';
 import { parseListParams } from './list-query';
 import { bodyDocs, listQueryDocs } from './openapi-docs';
 
@@ -132,12 +133,14 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
       }));
     }
     if (hasRoute(e, 'import') && hasRoute(e, 'create')) {
-      app.post(apiUrl(e, 'import'), { config: page('import'), schema: { tags, summary: `Import ${e.label} from .xlsx or .csv` } }, async (req) => {
+      // The file is read as it arrives (never held whole); with 'Accept: application/x-ndjson' the answer
+      // streams progress lines and then the result (import-progress.ts), otherwise it is the result alone.
+      app.post(apiUrl(e, 'import'), { config: page('import'), schema: { tags, summary: `Import ${e.label} from .xlsx or .csv` } }, async (req, reply) => {
         const dryRun = ['1', 'true'].includes(String((req.query as { dryRun?: string }).dryRun ?? ''));
-        const file = await req.file();
+        const file = await req.file({ limits: { fileSize: MAX_IMPORT_BYTES } });
         if (!file) throw badRequest('Choose a .xlsx or .csv file to import.');
-        const buf = await file.toBuffer();
-        return importRows(db, e, mustCtx(req), file.filename, buf, dryRun);
+        const ctx = mustCtx(req);
+        return answerImport(req, reply, (onProgress) => importRows(db, e, ctx, { name: file.filename, data: uploadBytes(file) }, dryRun, onProgress));
       });
     }
   }

@@ -1,7 +1,5 @@
 import { bodySchema, writableFields, type AnyEntity } from '@campus/entities/define';
 import { entity } from '@campus/entities/registry';
-import ExcelJS from 'exceljs';
-import { createHash } from 'node:crypto';
 import type { RequestContext } from '../access/request-context';
 import type { Db } from '../db/client';
 import { refreshStatistics } from '../db/statistics';
@@ -9,9 +7,17 @@ import { badRequest, HttpError } from '../lib/http-error';
 import { insertableInBulk, insertMany } from './bulk-insert';
 import { insertValidated, options, withDbErrors } from './crud.service';
 import type { Row } from './entity-hooks';
+import { readSheetStream } from './sheet-reader';
 
-/** A whole school's roll fits in one file; past this a file is refused before anything is read into the database. */
+/** A whole school's roll fits in one file; past this a file is refused as soon as the row past it is read. */
 export const MAX_IMPORT_ROWS = 50_000;
+/**
+ * Bytes of one upload at most, in keeping with the row limit: 50,000 students with every column of the
+ * template filled come to about 15 MB of CSV (an .xlsx of them is a few MB, being compressed).
+ */
+export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
+export const TOO_MANY_ROWS = `At most ${MAX_IMPORT_ROWS} rows can be imported at once.`;
+export const TOO_LARGE = `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. At most ${MAX_IMPORT_ROWS} rows can be imported at once.`;
 /** Errors listed in one answer; past this a clerk fixes what is listed and checks again. */
 export const MAX_IMPORT_ERRORS = 500;
 
@@ -21,6 +27,24 @@ export interface ImportError {
   message: string;
 }
 
+/**
+ * Where an import is: reading rows (their number so far, the total unknown until the end), checking them,
+ * writing them. Heard every thousand rows or so, and at each phase's end.
+ */
+export interface ImportProgress {
+  phase: 'read' | 'check' | 'write';
+  done: number;
+  total?: number;
+}
+
+export type OnImportProgress = (p: ImportProgress) => void;
+
+/** The uploaded file: its name and its bytes as they arrive (a Buffer is one piece). */
+export interface ImportFile {
+  name: string;
+  data: Buffer | AsyncIterable<Buffer>;
+}
+
 export interface ImportResult {
   ok: boolean;
   total: number;
@@ -28,100 +52,40 @@ export interface ImportResult {
   errors: ImportError[];
 }
 
-/** Minimal RFC 4180 reader: quoted fields, doubled quotes, CRLF. */
-export function parseCsv(text: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const src = text.replace(/^\uFEFF/, '');
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i];
-    if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && src[i + 1] === '\n') i++;
-      row.push(cell);
-      out.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length) {
-    row.push(cell);
-    out.push(row);
-  }
-  return out.filter((r) => r.some((c) => c.trim() !== ''));
-}
-
-function cellText(v: ExcelJS.CellValue): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object') {
-    if ('text' in v && typeof v.text === 'string') return v.text;
-    if ('result' in v) return cellText(v.result as ExcelJS.CellValue);
-    if ('richText' in v) return v.richText.map((r) => r.text).join('');
-    return '';
-  }
-  return String(v);
-}
-
-async function readSheet(fileName: string, buf: Buffer): Promise<string[][]> {
-  const lower = fileName.toLowerCase();
-  if (lower.endsWith('.csv')) return parseCsv(buf.toString('utf8'));
-  if (!lower.endsWith('.xlsx')) throw badRequest('Only .xlsx and .csv files can be imported.');
-  // .xlsx is a zip: check the signature rather than trusting the name.
-  if (buf.subarray(0, 4).toString('hex') !== '504b0304') throw badRequest('The file is not a valid .xlsx workbook.');
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(buf as unknown as ArrayBuffer);
-  } catch {
-    throw badRequest('The file is not a valid .xlsx workbook.');
-  }
-  const ws = wb.worksheets[0];
-  if (!ws) return [];
-  const out: string[][] = [];
-  // Read once: columnCount walks every row, so asking it per row made a 12,000-row file take two minutes.
-  const width = ws.columnCount;
-  ws.eachRow({ includeEmpty: false }, (r) => {
-    const cells: string[] = [];
-    for (let c = 1; c <= width; c++) cells.push(cellText(r.getCell(c).value).trim());
-    out.push(cells);
-  });
-  return out;
-}
-
 /**
  * Reads a sheet whose header row names fields (by name or label), validates every row as a create would,
  * then tries every row against the database. Every problem is reported in one pass; nothing is written
  * unless this is not a dry run and no row has any problem (all or nothing).
  */
-export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, fileName: string, buf: Buffer, dryRun: boolean): Promise<ImportResult> {
-  const sheet = await readSheet(fileName, buf);
-  if (sheet.length < 2) throw badRequest('The file has no rows under its header row.');
-  if (sheet.length - 1 > MAX_IMPORT_ROWS) throw badRequest(`At most ${MAX_IMPORT_ROWS} rows can be imported at once.`);
+export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, upload: ImportFile, dryRun: boolean, onProgress?: OnImportProgress): Promise<ImportResult> {
+  const fileName = upload.name;
+  const source = Buffer.isBuffer(upload.data) ? [upload.data] : upload.data;
   const fields = writableFields(e);
-  const header = sheet[0].map((h) => h.trim().toLowerCase());
   const colOf = new Map<string, number>();
-  header.forEach((h, i) => {
-    const hit = fields.find(([name, f]) => name.toLowerCase() === h || f.label.toLowerCase() === h);
-    if (hit) colOf.set(hit[0], i);
-  });
-  if (colOf.size === 0) throw badRequest(`No column matches a ${e.label} field. Use the template's header row.`);
+  // The header row is looked at as soon as it is read: a file of another table is refused before its rows.
+  const header = (row: string[]): void => {
+    row.forEach((cell, i) => {
+      const h = cell.trim().toLowerCase();
+      const hit = fields.find(([name, f]) => name.toLowerCase() === h || f.label.toLowerCase() === h);
+      if (hit) colOf.set(hit[0], i);
+    });
+    if (colOf.size === 0) throw badRequest(`No column matches a ${e.label} field. Use the template's header row.`);
+  };
+  const read = await readSheetStream(fileName, source, { maxRows: MAX_IMPORT_ROWS, tooManyRows: TOO_MANY_ROWS, header }, (n) => onProgress?.({ phase: 'read', done: n }));
+  const sheet = read.rows;
+  if (sheet.length < 2) throw badRequest('The file has no rows under its header row.');
 
   const errors: ImportError[] = [];
   const valid: { line: number; row: Row }[] = [];
   const linkCache = new Map<string, number | null>();
   const schema = bodySchema(e, 'create');
+  const total = sheet.length - 1;
   for (let i = 1; i < sheet.length; i++) {
+    if (onProgress && i > 1 && (i - 1) % 1000 === 0) {
+      onProgress({ phase: 'check', done: i - 1, total });
+      // Lets the line go out now: with every lookup cached this loop would not give the event loop a turn.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     const line = i + 1;
     const raw: Row = {};
     // Fields already reported for this row (a link name not found), so the schema does not add a second
@@ -180,14 +144,16 @@ export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, file
       else seen.set(k, v.line);
     }
   }
-  const total = sheet.length - 1;
+  onProgress?.({ phase: 'check', done: total, total });
   // Rows already known to be wrong are not tried: their database error would only repeat the first one
   // (a row repeating an earlier row of the file would also clash with that row's trial insert).
   const wrong = new Set(errors.map((er) => er.row));
   const keep = !dryRun && errors.length === 0;
   const candidates = valid.filter((v) => !wrong.has(v.line));
-  const file = { name: fileName, sha256: createHash('sha256').update(buf).digest('hex') };
-  errors.push(...(insertableInBulk(e, candidates) ? await insertAll(db, e, ctx, candidates, keep, file) : await insertEach(db, e, ctx, candidates, keep)));
+  const file = { name: fileName, sha256: read.sha256 };
+  // Saving is reported only when the rows are really being written (not on a check, nor on a file with errors).
+  const written = keep ? (n: number) => onProgress?.({ phase: 'write', done: n, total }) : undefined;
+  errors.push(...(insertableInBulk(e, candidates) ? await insertAll(db, e, ctx, candidates, keep, file, written) : await insertEach(db, e, ctx, candidates, keep, written)));
   if (errors.length) return { ok: false, total, imported: 0, errors: capped(errors.sort((a, b) => a.row - b.row)) };
   // A large file can change a table's size tenfold: the next lists are planned on the new size.
   if (keep && valid.length >= 500) await refreshStatistics(db);
@@ -219,17 +185,18 @@ async function insertAll(
   rows: { line: number; row: Row }[],
   keep: boolean,
   file: { name: string; sha256: string },
+  written?: (n: number) => void,
 ): Promise<ImportError[]> {
   let problems: ImportError[] = [];
   try {
     await db.transaction(async (tx) => {
-      problems = (await insertMany(tx, e, ctx, rows, file, keep)).problems;
+      problems = (await insertMany(tx, e, ctx, rows, file, keep, written)).problems;
       if (!keep || problems.length) throw new Rollback();
     });
   } catch (err) {
     if (err instanceof Rollback) return problems;
     if (!(err instanceof HttpError)) throw err;
-    return insertEach(db, e, ctx, rows, keep);
+    return insertEach(db, e, ctx, rows, keep, written);
   }
   return problems;
 }
@@ -240,12 +207,13 @@ async function insertAll(
  * still checked: one pass reports every such row. The whole transaction is rolled back unless keep is set
  * and every row went in, so a dry run or a file with any bad row writes nothing.
  */
-async function insertEach(db: Db, e: AnyEntity, ctx: RequestContext, rows: { line: number; row: Row }[], keep: boolean): Promise<ImportError[]> {
+async function insertEach(db: Db, e: AnyEntity, ctx: RequestContext, rows: { line: number; row: Row }[], keep: boolean, written?: (n: number) => void): Promise<ImportError[]> {
   const errors: ImportError[] = [];
   try {
     await withDbErrors(() =>
       db.transaction(async (tx) => {
-        for (const v of rows) {
+        for (const [i, v] of rows.entries()) {
+          if (written && i > 0 && i % 200 === 0) written(i);
           try {
             // A nested drizzle transaction is a SAVEPOINT: a failure rolls back to it and leaves tx usable,
             // even after a constraint violation that would otherwise abort the whole transaction.
