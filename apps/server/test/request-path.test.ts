@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { configFromEnv, type Config } from '../src/config';
-import { MAX_NAMED_STATEMENTS, NamedStatementClient, openDatabase, rows, sql, type Database } from '../src/db/client';
+import { genericPlanDb, MAX_NAMED_STATEMENTS, NamedStatementClient, openDatabase, rows, sql, type Database, type Db } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { seedIfEmpty } from '../src/db/seed';
 import { ADMIN_PASSWORD, backends, call, login, type Session } from './test-server';
@@ -13,7 +13,7 @@ import { ADMIN_PASSWORD, backends, call, login, type Session } from './test-serv
 type Row = Record<string, unknown>;
 
 /** A server like the test server's, whose every SQL statement is recorded (startTestServer has no hook). */
-async function startCounted(backend: 'pglite' | 'postgres'): Promise<{ app: FastifyInstance; database: Database; cfg: Config; statements: string[]; close(): Promise<void> }> {
+async function startCounted(backend: 'pglite' | 'postgres', poolSize?: number): Promise<{ app: FastifyInstance; database: Database; cfg: Config; statements: string[]; close(): Promise<void> }> {
   let databaseUrl: string | undefined;
   let name = '';
   if (backend === 'postgres') {
@@ -27,7 +27,7 @@ async function startCounted(backend: 'pglite' | 'postgres'): Promise<{ app: Fast
     databaseUrl = u.toString();
   }
   const statements: string[] = [];
-  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', onQuery: (text) => statements.push(text) });
+  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', onQuery: (text) => statements.push(text), poolSize });
   await migrate(database.db);
   await seedIfEmpty(database.db, ADMIN_PASSWORD);
   const cfg: Config = { ...configFromEnv({}), dataDir: 'memory://', databaseUrl, webDist: undefined, failureDelayMs: 0 };
@@ -161,5 +161,46 @@ describe.runIf(!!process.env.DATABASE_URL)('named statements on PostgreSQL', () 
     } finally {
       await c.end();
     }
+  });
+});
+
+describe.runIf(!!process.env.DATABASE_URL)('plans of list statements on PostgreSQL', () => {
+  let srv: Awaited<ReturnType<typeof startCounted>>;
+  let s: Session;
+  beforeAll(async () => {
+    // One connection per pool, so the prepared statements read below are those the requests used.
+    srv = await startCounted('postgres', 1);
+    s = await login(srv.app);
+  });
+  afterAll(async () => srv?.close());
+
+  interface Prepared {
+    statement: string;
+    generic_plans: number;
+    custom_plans: number;
+  }
+  const prepared = (db: Db): Promise<Prepared[]> =>
+    rows<Prepared>(db, sql`SELECT statement, generic_plans::int AS generic_plans, custom_plans::int AS custom_plans FROM pg_prepared_statements`);
+  const religion = (p: Prepared): boolean => /from "religion"/.test(p.statement);
+
+  it('plans a list page once and reuses the plan at every call; a quick search is planned for its own words', async () => {
+    const who = { ...s, pagename: 'religion', modulename: 'master' };
+    for (let i = 0; i < 8; i++) {
+      const page = await call(srv.app, who, 'GET', '/api/religion/?page=1&size=50');
+      expect(page.statusCode, page.body).toBe(200);
+      expect(page.json<{ rows: Row[] }>().rows.length).toBeGreaterThan(0);
+      expect((await call(srv.app, who, 'GET', `/api/religion/?q=${['hin', 'chr', 'isl'][i % 3]}&size=50`)).statusCode).toBe(200);
+    }
+    const db = srv.database.db;
+    const generic = (await prepared(genericPlanDb(db))).filter(religion);
+    const custom = (await prepared(db)).filter(religion);
+    // The page: one statement, its generic plan used all 8 times, never re-planned for its values (before:
+    // every call planned anew; PostgreSQL's 'auto' mode keeps custom plans for a LIMIT it cannot see).
+    const page = [...generic, ...custom].filter((p) => !/ LIKE /.test(p.statement));
+    expect(page, JSON.stringify(page)).toHaveLength(1);
+    expect(page[0]).toMatchObject({ generic_plans: 8, custom_plans: 0 });
+    // The search: on the connections that plan for the values, where the trigram and prefix indexes are chosen per pattern.
+    expect(custom.filter((p) => / LIKE /.test(p.statement)).map((p) => p.custom_plans)).toEqual([expect.any(Number)]);
+    expect(generic.filter((p) => / LIKE /.test(p.statement))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { and, count, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireButton, type RequestContext } from '../access/request-context';
-import type { Db, DbOrTx, Tx } from '../db/client';
+import { genericPlanDb, type Db, type DbOrTx, type Tx } from '../db/client';
 import { dyn, type DynTable } from '../db/dyn-table';
 import { entityTable } from '../db/tables';
 import { localDateTime } from '../lib/clock';
@@ -13,7 +13,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/htt
 import { writeAudit } from './audit';
 import { hooksOf, type Row } from './entity-hooks';
 import { claimUploads, takeUploads } from './file-claims';
-import { EXACT_COUNT_LIMIT, filterWhere, orderBy, scopeWhere, searchWhere, selectionFor, sortLink, type ListParams, type Selection } from './list-query';
+import { EXACT_COUNT_LIMIT, filterWhere, orderBy, plannedOnce, scopeWhere, searchWhere, selectionFor, sortLink, type ListParams, type Selection } from './list-query';
 
 export const STALE_MESSAGE = 'This record was changed by someone else meanwhile. Reload it and try again.';
 
@@ -62,7 +62,7 @@ export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListPa
 }
 
 export async function listRows(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams): Promise<ListAnswer> {
-  const built = listQueries(db, e, ctx, p);
+  const built = listQueries(plannedOnce(p, ctx) ? genericPlanDb(db) : db, e, ctx, p);
   const rows: Row[] = await built.page;
   // A page that is not full ends the list: its total needs no count (most searches end on their first page).
   if (rows.length < p.size && (rows.length > 0 || p.page === 1)) return { rows, total: built.offset + rows.length, total_exact: true };

@@ -92,6 +92,18 @@ export function parseListParams(e: AnyEntity, query: Record<string, unknown>): L
   return { q: q || undefined, sort: str(query.sort) || undefined, dir: dir as ListParams['dir'], page, size, filters, ...(cols ? { cols } : {}) };
 }
 
+/**
+ * Whether a list's page and count may run on one generic plan per statement (genericPlanDb): their best plan
+ * must not depend on the values. A page of the scope (institute, year) in any sort order qualifies: the scope
+ * statistics make every institute's estimate alike and the plan is the sort index or a top-N sort whatever
+ * the institute. Quick search does not (a trigram LIKE on a 4-letter name, a rare last name and an admission
+ * number want different plans; a generic plan cannot see the pattern), nor do filters (a value may be rare or
+ * nearly everyone's), nor data_chk (one teacher owns 40 of 10,000 rows, the next none).
+ */
+export function plannedOnce(p: Pick<ListParams, 'q' | 'filters'>, ctx: Pick<RequestContext, 'dataChk'>): boolean {
+  return !p.q && Object.keys(p.filters).length === 0 && !ctx.dataChk;
+}
+
 export interface Selection {
   table: DynTable;
   /** Output column name -> SQL column (fields, link display columns, row_ver). */
