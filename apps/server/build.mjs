@@ -41,21 +41,25 @@ const ownLocation = {
   },
 };
 
+const options = {
+  absWorkingDir: repoRoot,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  plugins: [externalPackages, ownLocation],
+};
+
 export async function buildServer() {
   const t0 = performance.now();
   const result = await build({
-    absWorkingDir: repoRoot,
+    ...options,
     entryPoints: [join(serverDir, 'src/main.ts')],
     outfile: outFile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
     sourcemap: 'linked',
     metafile: true,
     write: false,
-    logLevel: 'warning',
-    plugins: [externalPackages, ownLocation],
   });
   // Each file written whole under another name and renamed: a server starting meanwhile (serve.mjs) reads the
   // old bundle or the new one, never half of one.
@@ -71,7 +75,25 @@ export async function buildServer() {
   return { ms: performance.now() - t0, files: inputs.length };
 }
 
+/**
+ * The migrated empty database a first start copies (src/db/pglite-image.ts), made again only when the migrations
+ * or PGlite changed. Its maker is compiled like the server and run here, in this process.
+ */
+export async function buildImage() {
+  const maker = join(distDir, 'pglite-image.js');
+  await build({ ...options, entryPoints: [join(serverDir, 'src/db/pglite-image.ts')], outfile: maker });
+  const { buildPgliteImage, defaultImageDir } = await import(pathToFileURL(maker).href);
+  return { ...(await buildPgliteImage()), dir: defaultImageDir };
+}
+
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
   const { ms, files } = await buildServer();
   console.log(`server compiled: ${relative(process.cwd(), outFile)} from ${files} files in ${(ms / 1000).toFixed(1)} s`);
+  const image = await buildImage();
+  const where = relative(process.cwd(), image.dir);
+  console.log(
+    image.built
+      ? `empty database with ${image.migrations} migrations made: ${where} in ${(image.ms / 1000).toFixed(1)} s`
+      : `empty database with ${image.migrations} migrations: ${where} is up to date`,
+  );
 }

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { configFromEnv } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
+import { restorePgliteImage, type ImageUse } from './db/pglite-image';
 import { generateDemo, type DemoResult } from './db/demo/demo-data';
 import { ADMIN_LOGIN, seedIfEmpty } from './db/seed';
 import { attachRealtime } from './realtime';
@@ -17,6 +18,8 @@ const phase = (name: string): void => {
   mark = now;
 };
 const cfg = configFromEnv();
+// A new PGlite folder starts as a copy of the migrated empty database made at build time, when it matches.
+const image: ImageUse | undefined = cfg.databaseUrl ? undefined : await restorePgliteImage(cfg.dataDir);
 const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, preparedStatements: cfg.preparedStatements });
 phase('open');
 const applied = await migrate(database.db);
@@ -30,7 +33,7 @@ const app = await buildApp(cfg, database);
 const realtime = await attachRealtime(app, database.db, cfg);
 phase('app');
 
-app.log.info({ db: database.kind, dataDir: database.kind === 'pglite' ? cfg.dataDir : undefined, migrations: applied }, 'database ready');
+app.log.info({ db: database.kind, dataDir: database.kind === 'pglite' ? cfg.dataDir : undefined, image, migrations: applied }, 'database ready');
 if (seeded.created) {
   const pwd = seeded.generatedPassword
     ? `password: ${seeded.generatedPassword}   (shown only now; set ADMIN_PASSWORD to choose one)`
