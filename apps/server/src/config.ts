@@ -16,10 +16,17 @@ export interface Config {
   logLevel: string;
   sessionIdleMinutes: number;
   sessionMaxHours: number;
-  /** Failed sign-ins per login id before it is locked, and for how long. */
-  lockoutFailures: number;
-  lockoutMinutes: number;
-  /** Extra wait per failure after the second one, so guessing is slow long before the lock. */
+  /**
+   * Sign-in throttling (access/login-throttle.ts): failures per login id and address before each further try
+   * waits (twice that per login id, six times per address), the first wait (doubling with each failure), the
+   * longest wait, the longest wait an address alone can impose, and how long a counter lasts without failures.
+   */
+  loginFreeFailures: number;
+  loginFirstWaitMs: number;
+  loginMaxWaitMinutes: number;
+  loginAddressMaxWaitSeconds: number;
+  loginForgetHours: number;
+  /** The answer to a failed sign-in is held back this much longer per failure after the second (at most 5 s). */
   failureDelayMs: number;
   /** Fill an empty database with the demo school's and college's content (DEMO_DATA=0: institutes and masters only). */
   demoData: boolean;
@@ -50,8 +57,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     sessionIdleMinutes: Number(env.SESSION_IDLE_MINUTES ?? 120),
     sessionMaxHours: Number(env.SESSION_MAX_HOURS ?? 12),
-    lockoutFailures: Number(env.LOCKOUT_FAILURES ?? 5),
-    lockoutMinutes: Number(env.LOCKOUT_MINUTES ?? 15),
+    loginFreeFailures: Number(env.LOCKOUT_FAILURES ?? 5),
+    loginFirstWaitMs: Number(env.LOGIN_FIRST_WAIT_MS ?? 1000),
+    loginMaxWaitMinutes: Number(env.LOCKOUT_MINUTES ?? 15),
+    loginAddressMaxWaitSeconds: Number(env.LOGIN_ADDRESS_MAX_WAIT_SECONDS ?? 60),
+    loginForgetHours: Number(env.LOGIN_FORGET_HOURS ?? 24),
     failureDelayMs: Number(env.LOGIN_FAILURE_DELAY_MS ?? 500),
     demoData: env.DEMO_DATA !== '0',
     demoPassword: env.DEMO_PASSWORD || undefined,

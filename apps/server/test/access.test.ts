@@ -11,7 +11,7 @@ describe.each(backends)('access rules on %s', (backend) => {
   let counter = 0;
 
   beforeAll(async () => {
-    srv = await startTestServer(backend, { lockoutFailures: 3 });
+    srv = await startTestServer(backend, { loginFreeFailures: 3 });
     admin = await login(srv.app);
   });
   afterAll(async () => srv?.close());
@@ -60,15 +60,23 @@ describe.each(backends)('access rules on %s', (backend) => {
       await login(srv.app); // a success clears the failure count
     });
 
-    it('locks a login id after repeated failures, even for the right password (429)', async () => {
+    it('makes a new browser wait after repeated failures, even with the right password (429); a known browser signs in', async () => {
       const t = await staff([]);
+      // The browser that signed in as this user before keeps its device cookie (HttpOnly, sign-in route only).
+      const first = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: t.usr_nm, usr_pwd: PWD } });
+      const device = first.cookies.find((c) => c.name === 'CAMPUS-DEVICE');
+      expect(device?.httpOnly).toBe(true);
+      expect(device?.path).toBe('/api/employee/login/');
       for (let i = 0; i < 3; i++) {
         const r = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: t.usr_nm, usr_pwd: 'bad' } });
         expect(r.statusCode).toBe(401);
       }
-      const locked = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: t.usr_nm, usr_pwd: PWD } });
-      expect(locked.statusCode).toBe(429);
-      expect(locked.json<Row>().message).toMatch(/Too many failed sign-ins/);
+      const waiting = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: t.usr_nm, usr_pwd: PWD } });
+      expect(waiting.statusCode).toBe(429);
+      expect(waiting.json<Row>().message).toMatch(/^Too many failed sign-ins\. Try again in \d+ (second|minute)\(s\)\.$/);
+      expect(Number(waiting.headers['retry-after'])).toBeGreaterThan(0);
+      const known = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: t.usr_nm, usr_pwd: PWD }, cookies: { 'CAMPUS-DEVICE': device!.value } });
+      expect(known.statusCode, known.body).toBe(200);
     });
 
     it('ends the session at logout', async () => {

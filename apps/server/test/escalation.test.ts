@@ -16,7 +16,7 @@ describe.each(backends)('no way up for a non-admin, on %s', (backend) => {
   let counter = 0;
 
   beforeAll(async () => {
-    srv = await startTestServer(backend, { lockoutFailures: 4 });
+    srv = await startTestServer(backend, { loginFreeFailures: 4 });
     admin = await login(srv.app);
   });
   afterAll(async () => srv?.close());
@@ -262,14 +262,14 @@ describe.each(backends)('no way up for a non-admin, on %s', (backend) => {
       Array.from({ length: 12 }, () => srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: victim.usr_nm, usr_pwd: 'guess' } })),
     );
     const codes = burst.map((r) => r.statusCode);
-    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(srv.cfg.lockoutFailures);
-    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(12 - srv.cfg.lockoutFailures);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(srv.cfg.loginFreeFailures);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(12 - srv.cfg.loginFreeFailures);
     const right = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: victim.usr_nm, usr_pwd: PWD } });
     expect(right.statusCode).toBe(429);
   });
 
   it('lets a whole staff room sign in from one address without locking it', async () => {
-    const n = srv.cfg.lockoutFailures * 6 + 2;
+    const n = srv.cfg.loginFreeFailures * 6 + 2;
     for (let i = 0; i < n; i++) await login(srv.app);
   });
 });
