@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
@@ -26,7 +26,7 @@ import { registerInstituteHooks } from './hooks/institute.hooks';
 import { registerRoleHooks } from './hooks/role.hooks';
 import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
-import { HttpError, requestValueError, unauthorized } from './lib/http-error';
+import { frameworkRefusal, HttpError, requestValueError, unauthorized } from './lib/http-error';
 import { refuseMalformedInput } from './lib/malformed-input';
 import { resolveSession } from './access/session';
 import { docsRequestInterceptor } from './engine/openapi-docs';
@@ -67,6 +67,13 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     trustProxy: trustFirstHops(trustedProxyHops(process.env.TRUST_PROXY)),
     // On shutdown, idle keep-alive sockets close at once; in-flight requests finish first.
     forceCloseConnections: 'idle',
+    // An address Fastify cannot route (bad % escapes, an over-long part) is answered before any hook runs.
+    frameworkErrors: (err, _req, rawReply) => {
+      const status = err.statusCode ?? 400;
+      const reply = rawReply as unknown as FastifyReply;
+      reply.code(status).header('cache-control', 'no-store');
+      return reply.send({ statusCode: status, error: statusText(status), message: frameworkRefusal(err.code) ?? 'The address is not valid.' });
+    },
   });
   const db = database.db;
   keepStatistics(app, database);
@@ -174,7 +181,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const message = status === 413 ? 'The file or request is too large.' : err.message;
+      const message = status === 413 ? 'The file or request is too large.' : (frameworkRefusal(err.code) ?? err.message);
       return reply.code(status).send({ statusCode: status, error: statusText(status), message });
     }
     req.log.error({ err }, 'unhandled error');
@@ -244,7 +251,7 @@ const trustFirstHops = (n: number | false): boolean | ((address: string, hop: nu
 
 function statusText(code: number): string {
   return (
-    { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large', 429: 'Too Many Requests' }[code] ??
+    { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 429: 'Too Many Requests' }[code] ??
     'Error'
   );
 }

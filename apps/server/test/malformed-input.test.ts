@@ -77,6 +77,29 @@ describe.each(backends)('malformed input on %s: 400 with a sentence, never 500',
     expect(last.json<{ rows: unknown[] }>().rows).toEqual([]);
   });
 
+  it('says in a sentence what is wrong with an address or a body the server cannot read, and lets none be kept', async () => {
+    const cases: [string, { url: string; method?: 'GET' | 'POST'; payload?: string }, number, string][] = [
+      ['bad escape', { url: '/api/religion/%ED%A0%80' }, 400, "The address is not valid: a '%' must be followed by two hexadecimal digits that spell UTF-8 text."],
+      ['over-long part', { url: `/api/religion/${'1'.repeat(101)}` }, 414, 'A part of the address is too long (at most 100 characters).'],
+      ['broken JSON', { url: '/api/employee/login/', method: 'POST', payload: '{"usr_nm":' }, 400, 'The request body is not valid JSON.'],
+      ['empty JSON', { url: '/api/employee/login/', method: 'POST', payload: '' }, 400, 'The request body is empty, but its type says JSON.'],
+    ];
+    for (const [what, req, status, message] of cases) {
+      const res = await srv.app.inject({
+        method: req.method ?? 'GET',
+        url: req.url,
+        payload: req.payload,
+        headers: { auth_token: 'login', ...(req.payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+      });
+      expect({ what, status: res.statusCode, message: res.json<{ message: string }>().message, cache: res.headers['cache-control'] }).toEqual({
+        what,
+        status,
+        message,
+        cache: 'no-store',
+      });
+    }
+  });
+
   it('answers a NUL character the checks do not see (inside an imported file) with 400, not 500', async () => {
     const { payload, headers } = multipartFile('religions.csv', 'Religion Name,Description\nBaha\u0000i,faith\n');
     const res = await call(srv.app, admin, 'POST', '/api/religion/import', payload, { headers });

@@ -39,3 +39,18 @@ export function requestValueError(err: unknown): HttpError | null {
   if (code === '40P01' || code === '40001') return conflict('Another change happened at the same time. Please try again.');
   return null;
 }
+
+/**
+ * Fastify's own refusals of a request it could not read, said as the rest of the API says things: its texts
+ * name the framework ("content-type is set to 'application/json'") or echo the raw address back.
+ */
+export function frameworkRefusal(code: string | undefined): string | undefined {
+  return {
+    FST_ERR_BAD_URL: "The address is not valid: a '%' must be followed by two hexadecimal digits that spell UTF-8 text.",
+    FST_ERR_MAX_PARAM_LENGTH: 'A part of the address is too long (at most 100 characters).',
+    FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, but its type says JSON.',
+    FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This kind of request body is not accepted here: send JSON.',
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body is not as long as its Content-Length says.',
+  }[code ?? ''];
+}
