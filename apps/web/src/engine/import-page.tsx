@@ -1,12 +1,15 @@
 import type { AnyEntity } from '@campus/entities/define';
 import type { PageDef } from '@campus/entities/pages';
-import { Alert, Button, FileInput, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, FileInput, Group, Paper, Progress, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+// Only this page draws a progress bar: its styles come with it rather than with every signed-in screen.
+import '@mantine/core/styles/Progress.layer.css';
 import { IconAlertTriangle, IconArrowLeft, IconCheck, IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { HttpError, http } from '../lib/http-client';
+import { HttpError, http, type ProgressLine } from '../lib/http-client';
+import { localeOf } from '../lib/i18n';
 import { toast } from '../lib/toast';
 import { yesNoWords } from './cell-format';
 import { entityUrl } from './entity-api';
@@ -29,6 +32,32 @@ interface ImportResult {
   /** Rows written (0 on a dry run). */
   imported?: number;
 }
+
+/** Where a check or commit is: the bytes sent, then the server's phases (read, check, write). */
+interface Step {
+  phase: 'upload' | 'read' | 'check' | 'write';
+  done: number;
+  total?: number;
+}
+
+/** The bar's fill and its sentence for a step; reading has no total yet, so its bar moves without a value. */
+function stepView(t: Translate, step: Step, locale: string): { value: number; text: string; moving: boolean } {
+  const n = step.done.toLocaleString(locale);
+  const total = (step.total ?? 0).toLocaleString(locale);
+  const share = step.total ? Math.min(100, Math.round((step.done / step.total) * 100)) : 0;
+  switch (step.phase) {
+    case 'upload':
+      return { value: share, text: t('import.uploading', { defaultValue: 'Uploading {{percent}}%', percent: share }), moving: false };
+    case 'read':
+      return { value: 100, text: t('import.reading', { defaultValue: 'Reading rows {{n}}', n }), moving: true };
+    case 'check':
+      return { value: share, text: t('import.checking', { defaultValue: 'Checking {{n}} of {{total}}', n, total }), moving: false };
+    case 'write':
+      return { value: share, text: t('import.saving', { defaultValue: 'Saving {{n}} of {{total}}', n, total }), moving: false };
+  }
+}
+
+const isPhase = (p: string): p is Step['phase'] => p === 'read' || p === 'check' || p === 'write';
 
 /** Long error lists are shown in part: the first screenful says enough to fix a systematic problem. */
 const SHOWN_ERRORS = 200;
@@ -68,11 +97,15 @@ async function downloadTemplate(entity: AnyEntity, t: Translate): Promise<void> 
 export function ImportPage({ entity, page }: ImportPageProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const tableName = entityLabel(t, entity);
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [busy, setBusy] = useState<'check' | 'commit' | 'template' | null>(null);
+  const [step, setStep] = useState<Step | null>(null);
+  const locale = localeOf(i18n.language);
+  /** A count as the user reads numbers: '50,000 rows ready'. */
+  const count = (n: number): string => n.toLocaleString(locale);
 
   const backToTable = () => navigate(`${modePath(page.module, page.page, 'table')}${lastListSearch(entity.name)}`);
 
@@ -90,11 +123,21 @@ export function ImportPage({ entity, page }: ImportPageProps) {
     if (!file) return null;
     const fd = new FormData();
     fd.append('file', file);
-    return http.upload<ImportResult>(entityUrl(entity, 'import'), fd, {
-      query: dryRun ? { dryRun: 1 } : undefined,
-      // The client's generic 'Created Successfully' would be wrong for a check and vague for a commit.
-      headers: { dontShowMsg: '1' },
-    });
+    setStep({ phase: 'upload', done: 0, total: file.size });
+    try {
+      return await http.uploadWithProgress<ImportResult>(entityUrl(entity, 'import'), fd, {
+        query: dryRun ? { dryRun: 1 } : undefined,
+        // The client's generic 'Created Successfully' would be wrong for a check and vague for a commit.
+        headers: { dontShowMsg: '1' },
+        // Once the server has said where it is, the bytes sent no longer matter (it reads as they arrive).
+        onUpload: (sent, total) => setStep((s) => (s === null || s.phase === 'upload' ? { phase: 'upload', done: sent, total: total || file.size } : s)),
+        onProgress: (line: ProgressLine) => {
+          if (isPhase(line.phase)) setStep({ phase: line.phase, done: line.done, total: line.total });
+        },
+      });
+    } finally {
+      setStep(null);
+    }
   };
 
   const check = async () => {
@@ -120,7 +163,7 @@ export function ImportPage({ entity, page }: ImportPageProps) {
       const n = res?.imported ?? res?.total ?? result?.total ?? 0;
       await queryClient.invalidateQueries({ queryKey: listQueryKey(entity.name) });
       toast.success(
-        countText(t, 'import.imported', n, { single: 'Imported {{n}} {{table}} record.', many: 'Imported {{n}} {{table}} records.' }, { table: tableName }),
+        countText(t, 'import.imported', n, { single: 'Imported {{n}} {{table}} record.', many: 'Imported {{n}} {{table}} records.' }, { table: tableName, n: count(n) }),
       );
       backToTable();
     } catch (e) {
@@ -177,8 +220,10 @@ export function ImportPage({ entity, page }: ImportPageProps) {
         </Stack>
       </Paper>
 
+      {step !== null && <ImportProgress t={t} step={step} locale={locale} />}
+
       {ready && (
-        <Alert color="teal" icon={<IconCheck size={18} />} title={countText(t, 'import.ready', result.total, { single: '{{n}} row ready', many: '{{n}} rows ready' })} data-testid="import-ready">
+        <Alert color="teal" icon={<IconCheck size={18} />} title={countText(t, 'import.ready', result.total, { single: '{{n}} row ready', many: '{{n}} rows ready' }, { n: count(result.total) })} data-testid="import-ready">
           <Group justify="space-between" wrap="wrap" gap="xs">
             <Text size="sm">{t('import.no_problems', { defaultValue: 'No problems found. Commit to save them.' })}</Text>
             <Button color="teal" onClick={() => void commit()} loading={busy === 'commit'} data-testid="btn-commit">
@@ -194,7 +239,7 @@ export function ImportPage({ entity, page }: ImportPageProps) {
             'import.problems',
             errors.length,
             { single: '{{n}} problem in {{total}} rows', many: '{{n}} problems in {{total}} rows' },
-            { total: result.total },
+            { total: count(result.total) },
           )} data-testid="import-errors">
           <Text size="sm" mb="xs">
             {t('import.nothing_imported', { defaultValue: 'Nothing was imported. Fix these rows in the file and check it again.' })}
@@ -233,5 +278,19 @@ export function ImportPage({ entity, page }: ImportPageProps) {
         </Button>
       </Group>
     </Stack>
+  );
+}
+
+function ImportProgress({ t, step, locale }: { t: Translate; step: Step; locale: string }) {
+  const view = stepView(t, step, locale);
+  return (
+    <Paper withBorder p="md" radius="md" data-testid="import-progress">
+      <Stack gap={6}>
+        <Text size="sm" aria-live="polite" data-testid="import-progress-text">
+          {view.text}
+        </Text>
+        <Progress value={view.value} animated={view.moving} striped={view.moving} size="lg" aria-label={t('import.progress', { defaultValue: 'Import progress' })} />
+      </Stack>
+    </Paper>
   );
 }

@@ -150,7 +150,22 @@ function isLoginCall(url: string): boolean {
 
 const isLogoutCall = (url: string): boolean => url.includes('/employee/logout');
 
-async function request<T>(method: HttpMethod, url: string, body: BodyInit | undefined, json: boolean, opts: RequestOptions = {}): Promise<T> {
+/** One call in flight: what request() and the progress upload share (headers, cancelling, the loader, errors). */
+interface Call {
+  fullUrl: string;
+  headers: Record<string, string>;
+  controller: AbortController;
+  dontShowMsg: string | undefined;
+  cancelledError: () => HttpError;
+  /** Toasts a refusal (unless silent), signs out on a 401 other than sign-in's, and gives the error to throw. */
+  refused: (status: number, data: unknown) => HttpError;
+  /** Toasts the success sentence the method and URL call for (unless silent or dontShowMsg). */
+  succeeded: () => void;
+  /** Stops the loader and forgets the call. */
+  finish: () => void;
+}
+
+function startCall(method: HttpMethod, url: string, json: boolean, hasBody: boolean, opts: RequestOptions): Call {
   if (!verifyStoredUser()) throw new HttpError(401, 'Signed out.', undefined, true);
 
   const fullUrl = buildUrl(url, opts.query);
@@ -162,7 +177,7 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
   delete callerHeaders[DONT_SHOW_MSG];
 
   const headers: Record<string, string> = { ...contractHeaders(method), ...callerHeaders };
-  if (json && body !== undefined) headers['content-type'] = 'application/json';
+  if (json && hasBody) headers['content-type'] = 'application/json';
   if (method !== 'GET' && method !== 'HEAD' && isRelativeUrl(fullUrl) && typeof document !== 'undefined') {
     const xsrf = readCookie(document.cookie, 'XSRF-TOKEN');
     if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
@@ -173,24 +188,18 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
   const cancellable = !opts.keepOnNavigation;
   if (cancellable) pendingControllers.add(controller);
   const startedAt = currentPath();
-  const cancelledError = (): HttpError => new HttpError(0, 'Request cancelled.', undefined, true, startedAt);
   const withLoader = showsLoader(fullUrl);
   const generation = loaderGeneration;
   if (withLoader) loaderStart();
 
-  try {
-    let res: Response;
-    try {
-      res = await fetch(fullUrl, { method, headers, body, signal: controller.signal, credentials: 'same-origin' });
-    } catch (e) {
-      if (controller.signal.aborted) throw cancelledError();
-      if (!opts.silent) toast.danger(fallbackErrorMessage);
-      throw new HttpError(0, e instanceof Error ? e.message : fallbackErrorMessage);
-    }
-
-    const data = opts.blob && res.ok ? await res.blob() : await readBody(res);
-    if (!res.ok) {
-      const action = errorAction(res.status, data);
+  return {
+    fullUrl,
+    headers,
+    controller,
+    dontShowMsg,
+    cancelledError: () => new HttpError(0, 'Request cancelled.', undefined, true, startedAt),
+    refused: (status, data) => {
+      const action = errorAction(status, data);
       if (!opts.silent) toast.danger(action.message);
       // A refused sign-in is the login form's own business; any other 401 means the session is gone.
       if (action.kind === 'unauthorized' && !isLoginCall(fullUrl)) {
@@ -198,25 +207,153 @@ async function request<T>(method: HttpMethod, url: string, body: BodyInit | unde
         cancelPendingRequests();
         navigateTo('/login');
       }
-      throw new HttpError(res.status, action.message, fieldErrors(data));
-    }
-
-    if (!opts.silent) {
+      return new HttpError(status, action.message, fieldErrors(data));
+    },
+    succeeded: () => {
+      if (opts.silent) return;
       const success = successToastMessage(method, fullUrl, dontShowMsg === undefined ? {} : { [DONT_SHOW_MSG]: dontShowMsg });
       if (success) toast.success(success);
+    },
+    finish: () => {
+      // A cancellable request already dropped by cancelPendingRequests had its loader stopped with all the
+      // others; so did a kept one that was in flight when the loaders were stopped.
+      const stillCounted = cancellable ? pendingControllers.delete(controller) : generation === loaderGeneration;
+      if (stillCounted && withLoader) loaderStop();
+    },
+  };
+}
+
+async function request<T>(method: HttpMethod, url: string, body: BodyInit | undefined, json: boolean, opts: RequestOptions = {}): Promise<T> {
+  const call = startCall(method, url, json, body !== undefined, opts);
+  const { controller } = call;
+  try {
+    let res: Response;
+    try {
+      res = await fetch(call.fullUrl, { method, headers: call.headers, body, signal: controller.signal, credentials: 'same-origin' });
+    } catch (e) {
+      if (controller.signal.aborted) throw call.cancelledError();
+      if (!opts.silent) toast.danger(fallbackErrorMessage);
+      throw new HttpError(0, e instanceof Error ? e.message : fallbackErrorMessage);
     }
+
+    const data = opts.blob && res.ok ? await res.blob() : await readBody(res);
+    if (!res.ok) throw call.refused(res.status, data);
+    call.succeeded();
     return data as T;
   } catch (e) {
     if (e instanceof HttpError) throw e;
     // Reading the body can fail too when the request is aborted mid-stream.
-    if (controller.signal.aborted) throw cancelledError();
+    if (controller.signal.aborted) throw call.cancelledError();
     throw new HttpError(0, e instanceof Error ? e.message : fallbackErrorMessage);
   } finally {
-    // A cancellable request already dropped by cancelPendingRequests had its loader stopped with all the others;
-    // so did a kept one that was in flight when the loaders were stopped.
-    const stillCounted = cancellable ? pendingControllers.delete(controller) : generation === loaderGeneration;
-    if (stillCounted && withLoader) loaderStop();
+    call.finish();
   }
+}
+
+/** What the server says while an upload with progress is read, checked and written (see uploadWithProgress). */
+export interface ProgressLine {
+  phase: string;
+  done: number;
+  total?: number;
+}
+
+export interface ProgressUploadOptions extends RequestOptions {
+  /** Bytes of the request sent so far, and of the whole request. */
+  onUpload?: (sent: number, total: number) => void;
+  /** Each progress line of the answer as it arrives. */
+  onProgress?: (line: ProgressLine) => void;
+}
+
+const NDJSON = 'application/x-ndjson';
+
+/**
+ * Multipart POST that reports progress both ways: the bytes sent (XMLHttpRequest's upload events; fetch has
+ * none for a request body) and, when the server answers in NDJSON, its progress lines as they arrive. The
+ * answer ends with {"result": ...}, given back as the call's value, or {"error": {statusCode, message}},
+ * toasted and thrown as a refusal would be. A server answering plain JSON is read as upload() reads it.
+ */
+function uploadWithProgress<T>(url: string, formData: FormData, opts: ProgressUploadOptions = {}): Promise<T> {
+  const call = startCall('POST', url, false, true, opts);
+  const { controller } = call;
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    let settled = false;
+    const settle = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      call.finish();
+      fn();
+    };
+    const fail = (err: HttpError): void => settle(() => reject(err));
+    controller.signal.addEventListener('abort', () => {
+      xhr.abort();
+      fail(call.cancelledError());
+    }, { once: true });
+
+    let seen = 0;
+    let ending: { result: T } | { error: { statusCode: number; message: string } } | null = null;
+    const isNdjson = (): boolean => (xhr.getResponseHeader('content-type') ?? '').includes(NDJSON);
+    // Whole lines received so far (a line cut by the network is completed by the next event); at the end, all.
+    const readLines = (final: boolean): void => {
+      if (xhr.status < 200 || xhr.status >= 300 || !isNdjson()) return;
+      const text = xhr.responseText;
+      const end = final ? text.length : text.lastIndexOf('\n');
+      if (end < seen) return;
+      const fresh = text.slice(seen, end);
+      seen = end + 1;
+      for (const raw of fresh.split('\n')) {
+        if (raw.trim() === '') continue;
+        const line = JSON.parse(raw) as ProgressLine | { result: T } | { error: { statusCode: number; message: string } };
+        if ('result' in line || 'error' in line) ending = line;
+        else opts.onProgress?.(line);
+      }
+    };
+
+    xhr.open('POST', call.fullUrl);
+    for (const [k, v] of Object.entries({ ...call.headers, accept: `${NDJSON}, application/json` })) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (ev) => opts.onUpload?.(ev.loaded, ev.lengthComputable ? ev.total : 0);
+    xhr.onprogress = () => {
+      try {
+        readLines(false);
+      } catch {
+        /* a line that is not JSON: the answer as a whole is judged at the end */
+      }
+    };
+    xhr.onerror = () => {
+      if (!opts.silent) toast.danger(fallbackErrorMessage);
+      fail(new HttpError(0, fallbackErrorMessage));
+    };
+    xhr.onload = () => {
+      const status = xhr.status;
+      if (status >= 200 && status < 300 && isNdjson()) {
+        try {
+          readLines(true);
+        } catch {
+          ending = null;
+        }
+        const last = ending as typeof ending;
+        if (last && 'result' in last) {
+          call.succeeded();
+          settle(() => resolve(last.result));
+        } else if (last && 'error' in last) fail(call.refused(last.error.statusCode, last.error));
+        else fail(call.refused(500, undefined));
+        return;
+      }
+      const type = xhr.getResponseHeader('content-type') ?? '';
+      let data: unknown = xhr.responseText;
+      if (type.includes('json') && xhr.responseText !== '') {
+        try {
+          data = JSON.parse(xhr.responseText);
+        } catch {
+          data = xhr.responseText;
+        }
+      }
+      if (status < 200 || status >= 300) return fail(call.refused(status, data));
+      call.succeeded();
+      settle(() => resolve(data as T));
+    };
+    xhr.send(formData);
+  });
 }
 
 const jsonBody = (body: unknown): string | undefined => (body === undefined ? undefined : JSON.stringify(body));
@@ -237,5 +374,9 @@ export const http = {
   /** Multipart POST; the browser sets the boundary, so no content-type here. */
   upload<T>(url: string, formData: FormData, opts?: RequestOptions): Promise<T> {
     return request<T>('POST', url, formData, false, opts);
+  },
+  /** Multipart POST with upload progress and the server's NDJSON progress lines (see uploadWithProgress). */
+  uploadWithProgress<T>(url: string, formData: FormData, opts?: ProgressUploadOptions): Promise<T> {
+    return uploadWithProgress<T>(url, formData, opts);
   },
 };
