@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { dataChkApplies } from '@campus/entities/data-chk';
+import { findPage } from '@campus/entities/pages';
 import { expect } from 'vitest';
 import { call, login, type Session } from './test-server';
 
@@ -18,7 +20,8 @@ let counter = 0;
 
 /**
  * A new employee with the TEACHER role who may sign in, holding exactly `grants` (with or without 'access his
- * students only'), signed in: what a test needs to see the permission model from a restricted user's side.
+ * students only' on each page it can narrow: the save refuses it elsewhere), signed in: what a test needs to
+ * see the permission model from a restricted user's side.
  * The admin session creates it through the API, as an office would.
  */
 export async function staffAccount(app: FastifyInstance, admin: Session, grants: PageGrants, dataChk: boolean, prefix = 'T'): Promise<StaffAccount> {
@@ -36,9 +39,10 @@ export async function staffAccount(app: FastifyInstance, admin: Session, grants:
   const usrCd = Number(made.json<Row>().usr_cd);
   const rows = Object.entries(grants).map(([k, btns]) => {
     const [m, p] = k.split('/');
-    return { usr_prms_usr_cd: usrCd, usr_prms_mdl: m, usr_prms_page: p, usr_prms_is_alw: 1, usr_prms_btns: btns };
+    const pg = findPage(m, p);
+    return { usr_prms_usr_cd: usrCd, usr_prms_mdl: m, usr_prms_page: p, usr_prms_is_alw: 1, usr_prms_btns: btns, usr_need_data_chk: dataChk && !!pg && dataChkApplies(pg) };
   });
-  const saved = await call(app, at('user_permission', 'permission'), 'POST', `/api/user_permission/?usrNeedDataChk=${dataChk ? 1 : 0}`, rows);
+  const saved = await call(app, at('user_permission', 'permission'), 'POST', '/api/user_permission/?usrNeedDataChk=0', rows);
   expect(saved.statusCode, saved.body).toBe(200);
   return { session: await login(app, usr_nm, STAFF_PASSWORD), usrCd };
 }

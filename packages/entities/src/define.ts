@@ -227,6 +227,21 @@ export interface OwnershipVia<K extends string = string> {
   via: K;
 }
 
+/**
+ * Ownership of the record a row is about: under data_chk a row is the user's when the record named by its
+ * `key` field, of the entity its `entity` field names, is the user's by that entity's own ownership (an action
+ * history entry through the student it recorded; a book issue through its holder, a student or the user
+ * himself). `entities` maps the stored names to registry entities; without it the stored value is the
+ * registry name and any entity with an ownership of its own counts. A row about anything else is nobody's.
+ */
+export interface OwnershipOfRecord<K extends string = string> {
+  entity: K;
+  key: K;
+  entities?: Readonly<Record<string, string>>;
+}
+
+export type Ownership<K extends string = string> = 'creator' | 'self' | OwnershipThrough<K> | OwnershipVia<K> | OwnershipOfRecord<K>;
+
 export type ToggleButton = FieldButton;
 export type ActionButton = FieldButton;
 
@@ -323,9 +338,11 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
    * How 'access his students only' (data_chk) narrows this entity: 'creator' keeps rows the user created;
    * 'self' keeps the user's own row (employee); an OwnershipThrough keeps rows another entity assigns to the
    * user (a teacher's sections); an OwnershipVia keeps rows whose linked row is the user's (a wallet through
-   * its student); omitted means data_chk does not apply.
+   * its student); an OwnershipOfRecord keeps rows about records that are the user's (history, library
+   * movements). Omitted means the page refuses data_chk (pages.ts dataChkRefusal): no page takes the flag
+   * and ignores it.
    */
-  ownership?: 'creator' | 'self' | OwnershipThrough<keyof F & string> | OwnershipVia<keyof F & string>;
+  ownership?: Ownership<keyof F & string>;
   /**
    * With ownership 'self': fields a user may read and change on their OWN row (My Profile: name, phone,
    * password...) whatever their permission on the entity's page says.

@@ -1,4 +1,4 @@
-import { hasRoute, isView, type AnyEntity, type Field, type LinkField } from './define';
+import { hasRoute, isView, type AnyEntity, type Field, type LinkField, type OwnershipOfRecord } from './define';
 import { expenseCategory } from './budget/expense-category.entity';
 import { expenseSubCategory } from './budget/expense-sub-category.entity';
 import { classGroup } from './class-section/class-group.entity';
@@ -209,6 +209,10 @@ export function ownershipIssues(list: readonly AnyEntity[]): string[] {
       out.push(...viaIssues(e, o.via, names));
       continue;
     }
+    if ('entity' in o) {
+      out.push(...recordIssues(e, o, names));
+      continue;
+    }
     const via = names.get(o.through);
     if (!via || via === e) {
       out.push(`${e.name}: ownership through '${o.through}' is not another registered entity`);
@@ -244,12 +248,29 @@ function viaIssues(e: AnyEntity, field: string, names: ReadonlyMap<string, AnyEn
     seen.add(target.name);
     const o = target.ownership;
     if (o === undefined) return [`${e.name}: ownership via '${field}' reaches ${target.name}, which has no ownership`];
-    if (target.name === f.to && target.scope !== e.scope) return [`${e.name}: ownership via '${field}' needs ${target.name} in the same scope`];
+    // A rule through a mapping compares institute and year; 'self' and 'creator' name the user whatever the year.
+    if (target.name === f.to && typeof o !== 'string' && target.scope !== e.scope) return [`${e.name}: ownership via '${field}' needs ${target.name} in the same scope`];
     if (typeof o === 'string' || !('via' in o)) return [];
     const next: Field | undefined = target.fields[o.via];
     target = next?.kind === 'link' ? names.get(next.to) : undefined;
   }
   return [`${e.name}: ownership via '${field}' reaches no registered entity`];
+}
+
+/**
+ * Ownership of the record a row is about: both fields are the row's own, and every entity it may name is
+ * registered with an ownership of its own that is not itself about another record (a chain would not end).
+ */
+function recordIssues(e: AnyEntity, o: OwnershipOfRecord, names: ReadonlyMap<string, AnyEntity>): string[] {
+  const out: string[] = [];
+  for (const f of [o.entity, o.key]) if (!Object.hasOwn(e.fields, f)) out.push(`${e.name}: ownership record field '${f}' is not a field`);
+  for (const [stored, name] of Object.entries(o.entities ?? {})) {
+    const target = names.get(name);
+    const to = target?.ownership;
+    if (!target || to === undefined) out.push(`${e.name}: ownership record '${stored}' names ${name}, which is not a registered entity with an ownership`);
+    else if (typeof to === 'object' && 'entity' in to) out.push(`${e.name}: ownership record '${stored}' names ${name}, whose ownership is about another record`);
+  }
+  return out;
 }
 
 /** A view's rows come and go with the rows it sums, so nothing may hold a reference to one. */

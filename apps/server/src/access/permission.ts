@@ -1,3 +1,4 @@
+import { dataChkApplies, dataChkRefusal } from '@campus/entities/data-chk';
 import { findPage, isAdminOnlyButton, livePages, parseButtons, type PageDef } from '@campus/entities/pages';
 import type { SQL } from 'drizzle-orm';
 import { rows, sql, type DbOrTx } from '../db/client';
@@ -46,7 +47,8 @@ export const permissionColumnsSql = (usrCd: SQL): SQL =>
  * Effective permissions of a user in an institute, per page. The user's own row wins; without one, the
  * rows of the groups they belong to are combined (allowed if any group allows, buttons united, data
  * restricted only if every allowing group restricts). Buttons are limited to those the page declares,
- * and 'login' buttons to admins.
+ * and 'login' buttons to admins. A row holding 'his students only' on a page the flag cannot narrow (one
+ * stored before saves refused it) grants nothing: fail closed, never the whole page.
  */
 export async function effectivePermissions(
   db: DbOrTx,
@@ -78,7 +80,9 @@ export function combinePermissions(found: readonly PermRow[], isAdmin: boolean):
     const rs = byPage.get(k);
     if (!rs) continue;
     const own = rs.find((r) => r.own);
-    const granting = own ? (own.usr_prms_is_alw ? [own] : []) : rs.filter((r) => r.usr_prms_is_alw);
+    const narrows = dataChkApplies(pg);
+    const grants = (r: PermRow): boolean => r.usr_prms_is_alw && (narrows || !r.usr_need_data_chk);
+    const granting = own ? (grants(own) ? [own] : []) : rs.filter(grants);
     const btns = new Set(granting.flatMap((r) => parseButtons(r.usr_prms_btns)));
     const allowedBtns = pg.buttons.filter((b) => btns.has(b) && (isAdmin || !isAdminOnlyButton(b)));
     out.set(k, {
@@ -104,6 +108,18 @@ export interface Grant {
   buttons: readonly string[];
   /** Limited to 'his students only'. */
   dataChk: boolean;
+}
+
+/**
+ * The flag given on an allowed page it cannot narrow: the save's refusal (400), or null. Stored rows like that
+ * grant nothing (combinePermissions), so refusing them at the save keeps what the editor shows what counts.
+ */
+export function dataChkGrantRefusal(grants: readonly Grant[]): string | null {
+  for (const g of grants) {
+    const pg = findPage(g.module, g.page);
+    if (g.allowed && g.dataChk && pg && !dataChkApplies(pg)) return dataChkRefusal(pg);
+  }
+  return null;
 }
 
 /**

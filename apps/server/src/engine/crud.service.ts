@@ -323,8 +323,20 @@ async function checkStillOwned(tx: Tx, e: AnyEntity, ctx: RequestContext, id: nu
 export function notOwnedMessage(e: AnyEntity): string {
   const o = e.ownership;
   const own =
-    typeof o !== 'object' ? '' : 'via' in o ? plural(e.fields[o.via]?.label ?? o.via) : Object.keys(o.match).map((n) => plural(e.fields[n]?.label ?? n)).join(' and ');
+    typeof o !== 'object'
+      ? ''
+      : 'via' in o
+        ? plural(e.fields[o.via]?.label ?? o.via)
+        : 'entity' in o
+          ? 'students'
+          : Object.keys(o.match).map((n) => plural(ownLabel(e, n))).join(' and ');
   return `You can only add or change ${plural(e.label)} of your own ${own}.`;
+}
+
+/** A matched link by the entity it names ('classes' for an application's 'Class Applied For'). */
+function ownLabel(e: AnyEntity, name: string): string {
+  const f = e.fields[name];
+  return f?.kind === 'link' ? entityTable(f.to).entity.label : (f?.label ?? name);
 }
 
 /** Inserts one validated row inside tx; shared by create, clone and import. */

@@ -1,9 +1,9 @@
-import { fieldSchema, normalisePhone, type AnyEntity, type OwnershipThrough } from '@campus/entities/define';
+import { fieldSchema, isView, normalisePhone, type AnyEntity, type OwnershipOfRecord, type OwnershipThrough } from '@campus/entities/define';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { RequestContext } from '../access/request-context';
 import { dyn, type DynTable } from '../db/dyn-table';
-import { codeExpression, entityTable, exactCodeFields, searchExpression, textSearchFields } from '../db/tables';
+import { codeExpression, entityTable, entityTables, exactCodeFields, searchExpression, textSearchFields } from '../db/tables';
 import { badRequest } from '../lib/http-error';
 import { MAX_INT, wholeNumberMessage } from '../lib/malformed-input';
 
@@ -164,7 +164,32 @@ function ownershipWhere(e: AnyEntity, t: DynTable, ctx: RequestContext, depth: n
   if (o === 'creator') return eq(t.crt_by, ctx.user.usr_cd);
   if (o === 'self') return eq(t[e.key], ctx.user.usr_cd);
   if ('via' in o) return ownedVia(e, o.via, t, ctx, depth);
+  if ('entity' in o) return ownedRecord(e, o, t, ctx, depth);
   return ownedThrough(e, o, t, ctx, depth);
+}
+
+/**
+ * One arm per entity the row may be about: the row names it and EXISTS that record, owned by its own rule.
+ * A row about anything else matches no arm (fail closed). A text key (history's) is compared only when it is
+ * a whole number, cast so the record's key index answers; a number key is compared as it is.
+ */
+function ownedRecord(e: AnyEntity, o: OwnershipOfRecord, t: DynTable, ctx: RequestContext, depth: number): SQL {
+  const named: [string, string][] = o.entities
+    ? Object.entries(o.entities)
+    : entityTables()
+        .map((x) => x.entity)
+        .filter((x) => !isView(x) && x.ownership !== undefined && !(typeof x.ownership === 'object' && 'entity' in x.ownership))
+        .map((x) => [x.name, x.name]);
+  const keyCol = t[o.key];
+  const key = e.fields[o.key]?.kind === 'number' ? sql`${keyCol}` : sql`(case when ${keyCol} ~ '^[0-9]{1,9}$' then (${keyCol})::int end)`;
+  const arms = named.map(([stored, name], i) => {
+    const target = entityTable(name);
+    const base = dyn(target.table);
+    const l = alias(base, `own_rec${depth}_${i}`);
+    const conds: (SQL | undefined)[] = [sql`${l[target.entity.key]} = ${key}`, ownershipWhere(target.entity, l, ctx, depth + 1)];
+    return sql`(${t[o.entity]} = ${stored} and exists (select 1 from ${base} ${l} where ${and(...conds)}))`;
+  });
+  return arms.length ? sql`(${sql.join(arms, sql` or `)})` : sql`false`;
 }
 
 /**

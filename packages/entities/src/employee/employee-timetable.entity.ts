@@ -22,5 +22,7 @@ export const employeeTimetable = defineEntity({
     { fields: ['usr_cd', 'emp_tme_tbl_day', 'emp_tme_tbl_prd'], message: 'This teacher already has a class in this period.' },
     { fields: ['sec_cd', 'emp_tme_tbl_day', 'emp_tme_tbl_prd'], message: 'This section already has a subject in this period.' },
   ],
+  // Under 'his students only' (the demo's class teachers hold this page so): the teacher's own periods.
+  ownership: { via: 'usr_cd' },
   defaultSort: { field: 'usr_cd', dir: 'asc' },
 });

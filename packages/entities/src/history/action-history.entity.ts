@@ -25,5 +25,8 @@ export const actionHistory = defineEntity({
     actn_hsty_after: json({ label: 'After', readOnly: true, gridHidden: true }),
   },
   routes: ['list', 'get'],
+  // Under 'his students only': the history of records that are the user's (his students, himself), by the
+  // entity and key each entry names. Entries about anything else (a class, a religion, an import) are no one's.
+  ownership: { entity: 'actn_hsty_entity', key: 'actn_hsty_row_key' },
   defaultSort: { field: 'actn_hsty_cd', dir: 'desc' },
 });

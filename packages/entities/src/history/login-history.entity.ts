@@ -19,5 +19,7 @@ export const loginHistory = defineEntity({
     log_hsty_tm: time({ label: 'Time', readOnly: true }),
   },
   routes: ['list', 'get'],
+  // Under 'his students only': the user's own sign-ins (the employee's rule is 'self').
+  ownership: { via: 'usr_cd' },
   defaultSort: { field: 'log_hsty_cd', dir: 'desc' },
 });

@@ -1,5 +1,5 @@
 import { defineEntity, text } from '../define';
-import { bookMovementFields } from './book-movement-fields';
+import { bookHolderOwnership, bookMovementFields } from './book-movement-fields';
 
 /** Books returned by a student or an employee in one go (page library/book_checkin). */
 export const bookCheckin = defineEntity({
@@ -19,5 +19,7 @@ export const bookCheckin = defineEntity({
   },
   // Returning changes the stock in the same transaction: the return workflow will own the writes.
   routes: ['list', 'get'],
+  // Under 'his students only': the movements of his students' books (and his own), by the holder's type and code.
+  ownership: bookHolderOwnership,
   defaultSort: { field: 'bk_chk_cd', dir: 'desc' },
 });

@@ -1,5 +1,5 @@
 import { date, defineEntity, text } from '../define';
-import { bookMovementFields } from './book-movement-fields';
+import { bookHolderOwnership, bookMovementFields } from './book-movement-fields';
 
 /** Books issued to a student or an employee in one go (page library/book_checkout). */
 export const bookCheckout = defineEntity({
@@ -22,5 +22,7 @@ export const bookCheckout = defineEntity({
   // Issuing changes the stock in the same transaction: the issue workflow will own the writes.
   // Written by the issue workflow (POST /api/bookcheckout/issue), which moves the stock in the same transaction.
   routes: ['list', 'get'],
+  // Under 'his students only': the movements of his students' books (and his own), by the holder's type and code.
+  ownership: bookHolderOwnership,
   defaultSort: { field: 'bk_chk_cd', dir: 'desc' },
 });

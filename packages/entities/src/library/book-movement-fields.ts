@@ -1,4 +1,11 @@
-import { code, date, number, select, text, time } from '../define';
+import { code, date, number, select, text, time, type OwnershipOfRecord } from '../define';
+
+/** Whose a movement is: the holder's, a student (through his section) or an employee (himself). */
+export const bookHolderOwnership: OwnershipOfRecord<'bk_chk_usr_typ' | 'bk_chk_usr_cd'> = {
+  entity: 'bk_chk_usr_typ',
+  key: 'bk_chk_usr_cd',
+  entities: { Student: 'student', Employee: 'employee' },
+};
 
 /**
  * The fields of a book issue and of a book return. The spec gives one field list for both, so both tables

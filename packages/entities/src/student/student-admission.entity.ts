@@ -50,5 +50,7 @@ export const studentAdmission = defineEntity({
       opens: 'student',
     },
   ],
+  // Under 'his students only': the applications for the classes the teacher teaches this year.
+  ownership: { through: 'subject_detail', match: { cls_cd: 'cls_cd' }, user: 'usr_cd' },
   defaultSort: { field: 'stud_admn_dt', dir: 'desc' },
 });

@@ -82,6 +82,7 @@ export function registerLendBooksRoutes(app: FastifyInstance, db: Db): void {
             WHERE (e.inst_cd = ${ctx.instCd}
                    OR EXISTS (SELECT 1 FROM user_institute m WHERE m.usr_cd = e.usr_cd AND m.inst_cd = ${ctx.instCd} AND m.usr_inst_sts))
               AND (lower(e.usr_full_nm) LIKE ${like} OR lower(e.usr_nm) LIKE ${like} OR lower(coalesce(e.usr_id, '')) LIKE ${like})
+              AND (${!ctx.dataChk} OR e.usr_cd = ${ctx.user.usr_cd})
             ORDER BY e.usr_full_nm LIMIT 20`,
       );
       return found.map((e) => ({ usr_typ: 'Employee', usr_cd: Number(e.usr_cd), name: e.usr_full_nm, detail: e.desg_nm ?? '' }));

@@ -102,6 +102,8 @@ export async function holderOf(db: DbOrTx, ctx: RequestContext, typ: HolderType,
       lockKey: `${ctx.instCd}:${adm.toLowerCase()}`,
     };
   }
+  // Under 'his students only' a desk movement is the holder's (book-movement-fields.ts): an employee's is his own.
+  if (ctx.dataChk && cd !== ctx.user.usr_cd) throw forbidden('You can only lend books to your own students.');
   const [e] = await rows<{ usr_full_nm: string; desg_nm: string | null }>(
     db,
     sql`SELECT e.usr_full_nm, d.desg_nm FROM employee e LEFT JOIN designation d ON d.desg_cd = e.usr_desg

@@ -12,6 +12,8 @@ export const permissionRowSchema = z
     usr_prms_is_alw: flag,
     usr_prms_btns: z.string().max(500).nullish(),
     usr_prms_dscr: z.string().max(300).nullish(),
+    // 'His students only' for this row alone (the editor's per-page box); absent: the save's usrNeedDataChk.
+    usr_need_data_chk: flag.optional(),
   })
   .refine((r) => !!r.usr_prms_usr_cd !== !!r.upg_cd, 'Each row names either an employee or a permission group.');
 

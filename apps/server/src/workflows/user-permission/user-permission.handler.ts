@@ -1,9 +1,10 @@
+import { dataChkApplies, dataChkNotApplicable } from '@campus/entities/data-chk';
 import { findPage, isAdminRole, livePages, pagesOfEntity, parseButtons } from '@campus/entities/pages';
 import { entity } from '@campus/entities/registry';
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { enterPage, mustCtx, type RequestContext } from '../../access/request-context';
-import { effectivePermissions, grantRefusal, hasButton } from '../../access/permission';
+import { dataChkGrantRefusal, effectivePermissions, grantRefusal, hasButton, type Grant } from '../../access/permission';
 import { rows, type Db } from '../../db/client';
 import { dyn } from '../../db/dyn-table';
 import { entityTable } from '../../db/tables';
@@ -78,7 +79,11 @@ export function registerUserPermissionRoutes(app: FastifyInstance, db: Db): void
   });
 
   app.get('/api/user_permission/crudpage', { config: { access: { kind: 'page', pages: permissionPages } }, schema: { tags, summary: 'Pages and buttons that can be granted' } }, async () =>
-    livePages().map((pg) => ({ module: pg.module, page: pg.page, label: pg.label, path: `sms/${pg.module}/${pg.page}`, buttons: pg.buttons })),
+    livePages().map((pg) => {
+      // Whether 'his students only' can narrow the page; where not, the editor greys the box out with the note.
+      const dataChk = dataChkApplies(pg);
+      return { module: pg.module, page: pg.page, label: pg.label, path: `sms/${pg.module}/${pg.page}`, buttons: pg.buttons, data_chk: dataChk, ...(dataChk ? {} : { data_chk_note: dataChkNotApplicable(pg) }) };
+    }),
   );
 
   app.post('/api/user_permission/', { config: { access: { kind: 'page', pages: permissionPages } }, schema: { tags, summary: 'Save a user or group permission list' } }, async (req) => {
@@ -97,6 +102,8 @@ export function registerUserPermissionRoutes(app: FastifyInstance, db: Db): void
 /**
  * Replaces a user's (or group's) rows for the listed pages. Nobody grants what they do not hold: every
  * allowed page, button and unrestricted data access must be the editor's own. Only admins edit admins.
+ * 'His students only' is each row's own flag when it names one, else the save's; an allowed page it cannot
+ * narrow is refused with it (400), and a page not allowed is stored without it.
  */
 export async function savePermissions(db: Db, ctx: RequestContext, list: PermissionRowInput[], dataChk: boolean): Promise<number> {
   const subjects = new Set(list.map((r) => (r.usr_prms_usr_cd ? `u${r.usr_prms_usr_cd}` : `g${r.upg_cd}`)));
@@ -123,10 +130,14 @@ export async function savePermissions(db: Db, ctx: RequestContext, list: Permiss
     const unknown = btns.filter((b) => !pg.buttons.includes(b));
     if (unknown.length) throw badRequest(`The page ${k} has no button(s) ${unknown.join(', ')}.`);
   }
-  const refusal = grantRefusal(
-    mine,
-    list.map((r) => ({ module: r.usr_prms_mdl, page: r.usr_prms_page, allowed: r.usr_prms_is_alw, buttons: parseButtons(r.usr_prms_btns), dataChk })),
-  );
+  const flagOf = (r: PermissionRowInput): boolean => {
+    const pg = findPage(r.usr_prms_mdl, r.usr_prms_page);
+    return (r.usr_need_data_chk ?? dataChk) && (r.usr_prms_is_alw || (pg !== undefined && dataChkApplies(pg)));
+  };
+  const grants: Grant[] = list.map((r) => ({ module: r.usr_prms_mdl, page: r.usr_prms_page, allowed: r.usr_prms_is_alw, buttons: parseButtons(r.usr_prms_btns), dataChk: flagOf(r) }));
+  const misplaced = dataChkGrantRefusal(grants);
+  if (misplaced) throw badRequest(misplaced);
+  const refusal = grantRefusal(mine, grants);
   if (refusal) throw forbidden(refusal);
 
   const t = dyn(entityTable('user_permission').table);
@@ -147,14 +158,14 @@ export async function savePermissions(db: Db, ctx: RequestContext, list: Permiss
           usr_prms_pth_url: `sms/${r.usr_prms_mdl}/${r.usr_prms_page}`,
           usr_prms_is_alw: r.usr_prms_is_alw,
           usr_prms_btns: parseButtons(r.usr_prms_btns).join(','),
-          usr_need_data_chk: dataChk,
+          usr_need_data_chk: flagOf(r),
           usr_prms_dscr: r.usr_prms_dscr ?? null,
           usr_sts: true,
         });
       }
       // Before and after images of the whole replaced set, so that history shows who gave or took what.
       const subject = first.usr_prms_usr_cd ? `usr:${first.usr_prms_usr_cd}` : `grp:${first.upg_cd}`;
-      await writeAudit(tx, ctx, permEntity, 'REPLACE', subject, { rows: old }, { rows: list.map((r) => ({ ...r, usr_need_data_chk: dataChk })), at: localDateTime().date });
+      await writeAudit(tx, ctx, permEntity, 'REPLACE', subject, { rows: old }, { rows: list.map((r) => ({ ...r, usr_need_data_chk: flagOf(r) })), at: localDateTime().date });
       return list.length;
     }),
   );
