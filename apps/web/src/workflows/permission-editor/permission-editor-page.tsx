@@ -15,6 +15,7 @@ import {
   Text,
   TextInput,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { IconArrowLeft, IconDeviceFloppy, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -33,10 +34,13 @@ import {
   groupByModule,
   normaliseCrudPages,
   normaliseRows,
+  ownOnlyAll,
   saveUrl,
   setAllowed,
   setAllowedMany,
   setButtons,
+  setOwnOnly,
+  setOwnOnlyAll,
   stateFromRows,
   type CrudPage,
   type EditorState,
@@ -156,7 +160,7 @@ export function PermissionEditorPage(): JSX.Element {
     }
     setSaving(true);
     try {
-      await http.post(saveUrl(state.dataChk), rows);
+      await http.post(saveUrl(rows), rows);
       navigate(TABLE_PATH);
     } catch (e) {
       // The client has toasted the server's sentence; field details have no field on this screen.
@@ -239,10 +243,12 @@ export function PermissionEditorPage(): JSX.Element {
           </SimpleGrid>
           <Switch
             label={t('permission.data_chk', { defaultValue: 'Access his students only' })}
-            checked={state.dataChk}
+            description={t('permission.data_chk_all', { defaultValue: 'On every page it can limit; set it per page below.' })}
+            checked={ownOnlyAll(state, pages)}
+            disabled={subjectId === null}
             onChange={(e) => {
-              const dataChk = e.currentTarget.checked;
-              setState((s) => ({ ...s, dataChk }));
+              const on = e.currentTarget.checked;
+              setState((s) => setOwnOnlyAll(s, pages, on));
             }}
           />
         </Stack>
@@ -302,6 +308,8 @@ export function PermissionEditorPage(): JSX.Element {
                   <Stack gap={0}>
                     {g.pages.map((p) => {
                       const grant = grantOf(state, grantKey(p.module, p.page));
+                      const ownOnly = state.ownOnly[grantKey(p.module, p.page)] === true;
+                      const ownOnlyLabel = t('permission.own_only', { defaultValue: 'His students only' });
                       return (
                         <Group
                           key={p.page}
@@ -324,6 +332,23 @@ export function PermissionEditorPage(): JSX.Element {
                               setState((s) => setAllowed(s, p, on));
                             }}
                           />
+                          {/* Greyed out where the page's rows belong to no student; a stale tick there can still be cleared. */}
+                          <Tooltip label={p.dataChkNote ?? ''} disabled={p.dataChk} multiline w={260} withArrow>
+                            <Box component="span" data-own-only={`${p.module}/${p.page}`}>
+                              <Checkbox
+                                size="xs"
+                                label={ownOnlyLabel}
+                                aria-label={`${pageLabel(p)}: ${ownOnlyLabel}`}
+                                checked={ownOnly}
+                                disabled={subjectId === null || (!p.dataChk && !ownOnly)}
+                                error={!p.dataChk && ownOnly ? p.dataChkNote : undefined}
+                                onChange={(e) => {
+                                  const on = e.currentTarget.checked;
+                                  setState((s) => setOwnOnly(s, p, on));
+                                }}
+                              />
+                            </Box>
+                          </Tooltip>
                           <Chip.Group
                             multiple
                             value={grant.buttons}

@@ -6,17 +6,21 @@ import {
   groupByModule,
   normaliseCrudPages,
   normaliseRows,
+  ownOnlyAll,
   saveUrl,
   setAllowed,
   setAllowedMany,
   setButtons,
+  setOwnOnly,
+  setOwnOnlyAll,
   stateFromRows,
   type CrudPage,
 } from './permission-model';
 
-const religion: CrudPage = { module: 'master', page: 'religion', label: 'Religion', path: 'sms/master/religion', buttons: ['create', 'edit', 'delete', 'export'] };
-const role: CrudPage = { module: 'master', page: 'role', label: 'Role', path: 'sms/master/role', buttons: ['create', 'edit'] };
-const employee: CrudPage = { module: 'employee', page: 'profile', label: 'Employee Profile', path: 'sms/employee/profile', buttons: ['create', 'allow_login'] };
+const note = 'The rows of Religion belong to no particular student.';
+const religion: CrudPage = { module: 'master', page: 'religion', label: 'Religion', path: 'sms/master/religion', buttons: ['create', 'edit', 'delete', 'export'], dataChk: false, dataChkNote: note };
+const role: CrudPage = { module: 'master', page: 'role', label: 'Role', path: 'sms/master/role', buttons: ['create', 'edit'], dataChk: false };
+const employee: CrudPage = { module: 'employee', page: 'profile', label: 'Employee Profile', path: 'sms/employee/profile', buttons: ['create', 'allow_login'], dataChk: true };
 const pages = [religion, role, employee];
 
 describe('normalising answers', () => {
@@ -28,8 +32,9 @@ describe('normalising answers', () => {
   });
 
   it('reads crud pages with buttons as a list or a comma string', () => {
-    expect(normaliseCrudPages([{ module: 'master', page: 'role', label: 'Role', path: 'sms/master/role', buttons: 'create, edit' }])).toEqual([role]);
-    expect(normaliseCrudPages([{ module: 'master', page: 'role' }])).toEqual([{ module: 'master', page: 'role', label: 'role', path: 'sms/master/role', buttons: [] }]);
+    expect(normaliseCrudPages([{ module: 'master', page: 'role', label: 'Role', path: 'sms/master/role', buttons: 'create, edit', data_chk: false }])).toEqual([role]);
+    expect(normaliseCrudPages([{ module: 'master', page: 'religion', label: 'Religion', buttons: ['create', 'edit', 'delete', 'export'], data_chk: false, data_chk_note: note }])).toEqual([religion]);
+    expect(normaliseCrudPages([{ module: 'master', page: 'role' }])).toEqual([{ module: 'master', page: 'role', label: 'role', path: 'sms/master/role', buttons: [], dataChk: true }]);
     expect(normaliseCrudPages([{ nonsense: true }])).toEqual([]);
   });
 });
@@ -46,7 +51,8 @@ describe('editing', () => {
     expect(grantOf(state, 'master/religion')).toEqual({ allowed: true, buttons: ['create', 'edit'] });
     expect(grantOf(state, 'master/role')).toEqual({ allowed: false, buttons: [] });
     expect(state.description).toBe('Office');
-    expect(state.dataChk).toBe(true);
+    // Stored on a page it cannot narrow (it grants nothing there): shown, so it can be cleared.
+    expect(state.ownOnly).toEqual({ 'master/religion': true });
     expect(state.existing.has('master/role')).toBe(true);
   });
 
@@ -63,6 +69,21 @@ describe('editing', () => {
   it('allows a page when a button is chosen', () => {
     const s = setButtons(emptyState(), role, ['edit']);
     expect(grantOf(s, 'master/role')).toEqual({ allowed: true, buttons: ['edit'] });
+  });
+
+  it("sets 'his students only' per page, never on a page it cannot narrow", () => {
+    let s = setAllowedMany(emptyState(), pages, true);
+    expect(setOwnOnly(s, religion, true)).toBe(s);
+    s = setOwnOnly(s, employee, true);
+    expect(s.ownOnly).toEqual({ 'employee/profile': true });
+    expect(ownOnlyAll(s, pages)).toBe(true);
+    s = setOwnOnlyAll(s, pages, false);
+    expect(ownOnlyAll(s, pages)).toBe(false);
+    s = setOwnOnlyAll(s, pages, true);
+    expect(s.ownOnly).toEqual({ 'employee/profile': true });
+    // A stale tick on a page that refuses the flag can be cleared.
+    const stale = { ...s, ownOnly: { ...s.ownOnly, 'master/religion': true } };
+    expect(setOwnOnly(stale, religion, false).ownOnly['master/religion']).toBe(false);
   });
 
   it('toggles a whole module', () => {
@@ -87,6 +108,7 @@ describe('saving', () => {
         usr_prms_is_alw: true,
         usr_prms_btns: 'edit',
         usr_prms_dscr: 'Clerk access',
+        usr_need_data_chk: false,
       },
       {
         usr_prms_usr_cd: 9,
@@ -96,6 +118,7 @@ describe('saving', () => {
         usr_prms_is_alw: false,
         usr_prms_btns: '',
         usr_prms_dscr: 'Clerk access',
+        usr_need_data_chk: false,
       },
     ]);
   });
@@ -107,9 +130,16 @@ describe('saving', () => {
     expect(rows[0]).not.toHaveProperty('usr_prms_usr_cd');
   });
 
-  it('puts the data check in the URL', () => {
-    expect(saveUrl(true)).toBe('/api/user_permission/?usrNeedDataChk=1');
-    expect(saveUrl(false)).toBe('/api/user_permission/?usrNeedDataChk=0');
+  it('sends the data check per row, and in the URL when any row has it', () => {
+    const s = setOwnOnly(setAllowedMany(emptyState(), pages, true), employee, true);
+    const rows = buildSaveRows({ kind: 'user', usr_cd: 9 }, s, pages);
+    expect(rows.map((r) => [r.usr_prms_page, r.usr_need_data_chk])).toEqual([
+      ['religion', false],
+      ['role', false],
+      ['profile', true],
+    ]);
+    expect(saveUrl(rows)).toBe('/api/user_permission/?usrNeedDataChk=1');
+    expect(saveUrl(rows.slice(0, 2))).toBe('/api/user_permission/?usrNeedDataChk=0');
   });
 
   it('groups pages by module in order', () => {

@@ -8,6 +8,10 @@ export interface CrudPage {
   label: string;
   path: string;
   buttons: string[];
+  /** Whether 'access his students only' can narrow the page (its entity declares whose rows are whose). */
+  dataChk: boolean;
+  /** Why not, when it cannot (the greyed-out box's tooltip). */
+  dataChkNote?: string;
 }
 
 /** A stored permission row as GET /api/user_permission/?usr_prms_usr_cd=U (or ?upg_cd=G) returns it. */
@@ -31,12 +35,15 @@ export interface PageGrant {
   buttons: string[];
 }
 
-/** Editor state: one grant per page key (module/page), plus whether a row already exists for it. */
+/**
+ * Editor state: one grant per page key (module/page), plus whether a row already exists for it, and per page
+ * 'access his students only'.
+ */
 export interface EditorState {
   grants: Record<string, PageGrant>;
   existing: Set<string>;
   description: string;
-  dataChk: boolean;
+  ownOnly: Record<string, boolean>;
 }
 
 /** The row sent by POST /api/user_permission/?usrNeedDataChk=0|1. */
@@ -49,6 +56,7 @@ export interface PermissionSaveRow {
   usr_prms_is_alw: boolean;
   usr_prms_btns: string;
   usr_prms_dscr: string;
+  usr_need_data_chk: boolean;
 }
 
 export const grantKey = (module: string, page: string): string => `${module}/${page}`;
@@ -64,19 +72,23 @@ export function normaliseRows<T>(data: unknown): T[] {
 }
 
 export function normaliseCrudPages(data: unknown): CrudPage[] {
-  return normaliseRows<Partial<CrudPage> & { buttons?: unknown }>(data)
-    .filter((p): p is Partial<CrudPage> & { module: string; page: string } => typeof p.module === 'string' && typeof p.page === 'string')
+  type Answer = Partial<CrudPage> & { buttons?: unknown; data_chk?: unknown; data_chk_note?: unknown };
+  return normaliseRows<Answer>(data)
+    .filter((p): p is Answer & { module: string; page: string } => typeof p.module === 'string' && typeof p.page === 'string')
     .map((p) => ({
       module: p.module,
       page: p.page,
       label: p.label ?? p.page,
       path: p.path ?? `sms/${p.module}/${p.page}`,
       buttons: Array.isArray(p.buttons) ? p.buttons.map(String) : parseButtons(typeof p.buttons === 'string' ? p.buttons : ''),
+      // An older server that does not say: the flag is offered, and the save's answer decides.
+      dataChk: p.data_chk === undefined ? true : truthyFlag(p.data_chk),
+      ...(typeof p.data_chk_note === 'string' ? { dataChkNote: p.data_chk_note } : {}),
     }));
 }
 
 export function emptyState(): EditorState {
-  return { grants: {}, existing: new Set(), description: '', dataChk: false };
+  return { grants: {}, existing: new Set(), description: '', ownOnly: {} };
 }
 
 /** Editor state from the subject's stored rows; buttons a page no longer offers are dropped. */
@@ -91,7 +103,8 @@ export function stateFromRows(rows: readonly StoredPermission[], pages: readonly
     const buttons = parseButtons(row.usr_prms_btns).filter((b) => !page || page.buttons.includes(b));
     state.grants[key] = { allowed: truthyFlag(row.usr_prms_is_alw), buttons };
     if (!state.description && row.usr_prms_dscr) state.description = row.usr_prms_dscr;
-    if (truthyFlag(row.usr_need_data_chk)) state.dataChk = true;
+    // A flag stored on a page it cannot narrow stays shown (and can be cleared): it grants nothing as it is.
+    if (truthyFlag(row.usr_need_data_chk)) state.ownOnly[key] = true;
   }
   return state;
 }
@@ -116,6 +129,25 @@ export function setButtons(state: EditorState, page: CrudPage, buttons: string[]
   return { ...state, grants: { ...state.grants, [key]: { allowed, buttons: ordered } } };
 }
 
+/** 'Access his students only' on one page; refused where it cannot narrow the page (unless clearing it). */
+export function setOwnOnly(state: EditorState, page: CrudPage, on: boolean): EditorState {
+  if (on && !page.dataChk) return state;
+  return { ...state, ownOnly: { ...state.ownOnly, [grantKey(page.module, page.page)]: on } };
+}
+
+/** The switch above the list: every page that can be narrowed (and only those) on or off at once. */
+export function setOwnOnlyAll(state: EditorState, pages: readonly CrudPage[], on: boolean): EditorState {
+  const ownOnly = { ...state.ownOnly };
+  for (const p of pages) if (p.dataChk) ownOnly[grantKey(p.module, p.page)] = on;
+  return { ...state, ownOnly };
+}
+
+/** The switch reads on when every allowed page that can be narrowed is, and there is one. */
+export function ownOnlyAll(state: EditorState, pages: readonly CrudPage[]): boolean {
+  const narrowable = pages.filter((p) => p.dataChk && grantOf(state, grantKey(p.module, p.page)).allowed);
+  return narrowable.length > 0 && narrowable.every((p) => state.ownOnly[grantKey(p.module, p.page)] === true);
+}
+
 export function setAllowedMany(state: EditorState, pages: readonly CrudPage[], allowed: boolean): EditorState {
   return pages.reduce((s, p) => setAllowed(s, p, allowed), state);
 }
@@ -138,13 +170,15 @@ export function buildSaveRows(subject: Subject, state: EditorState, pages: reado
       usr_prms_is_alw: grant.allowed,
       usr_prms_btns: grant.allowed ? grant.buttons.join(',') : '',
       usr_prms_dscr: state.description.trim(),
+      usr_need_data_chk: state.ownOnly[key] === true,
     });
   }
   return rows;
 }
 
-export function saveUrl(dataChk: boolean): string {
-  return `/api/user_permission/?usrNeedDataChk=${dataChk ? 1 : 0}`;
+/** The spec's save call; each row carries its own flag, the URL says whether any does. */
+export function saveUrl(rows: readonly Pick<PermissionSaveRow, 'usr_need_data_chk'>[]): string {
+  return `/api/user_permission/?usrNeedDataChk=${rows.some((r) => r.usr_need_data_chk) ? 1 : 0}`;
 }
 
 /** Pages grouped by module, in the order the server listed them. */
