@@ -101,17 +101,62 @@ interface Outcome {
 
 const TIMEOUT_S = Number(args.timeout);
 
-async function upload(base: string, headers: Record<string, string>, name: string, file: Buffer, dryRun: boolean): Promise<{ seconds: number; status: number; body: string }> {
+/**
+ * Uploads as the web page does, asking for progress lines (a server from before them answers plain JSON):
+ * the time each line arrives says where the seconds go (reading, checking, each INSERT batch, the end).
+ */
+async function upload(base: string, headers: Record<string, string>, name: string, file: Buffer, dryRun: boolean): Promise<{ seconds: number; status: number; body: string; phases: string }> {
   const fd = new FormData();
   fd.append('file', new Blob([new Uint8Array(file)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), name);
   const t0 = performance.now();
+  const at = (): string => ((performance.now() - t0) / 1000).toFixed(1);
   try {
-    const res = await fetch(`${base}/api/student/import${dryRun ? '?dryRun=1' : ''}`, { method: 'POST', headers: { ...headers, dontShowMsg: '1' }, body: fd, signal: AbortSignal.timeout(TIMEOUT_S * 1000) });
-    const body = await res.text();
-    return { seconds: (performance.now() - t0) / 1000, status: res.status, body };
+    const res = await fetch(`${base}/api/student/import${dryRun ? '?dryRun=1' : ''}`, {
+      method: 'POST',
+      headers: { ...headers, dontShowMsg: '1', accept: 'application/x-ndjson' },
+      body: fd,
+      signal: AbortSignal.timeout(TIMEOUT_S * 1000),
+    });
+    if (!(res.headers.get('content-type') ?? '').includes('application/x-ndjson') || !res.body) {
+      const body = await res.text();
+      return { seconds: (performance.now() - t0) / 1000, status: res.status, body, phases: '' };
+    }
+    let status = res.status;
+    let body = '';
+    const seen = new Map<string, { first: string; last: string }>();
+    const writes: string[] = [];
+    const take = (raw: string): void => {
+      if (raw.trim() === '') return;
+      const line = JSON.parse(raw) as { phase?: string; done?: number; result?: unknown; error?: { statusCode: number } };
+      if (line.phase) {
+        const mark = seen.get(line.phase) ?? { first: at(), last: '' };
+        mark.last = at();
+        seen.set(line.phase, mark);
+        if (line.phase === 'write') writes.push(`${line.done}@${at()}`);
+      } else if (line.result !== undefined) body = JSON.stringify(line.result);
+      else if (line.error) {
+        status = line.error.statusCode;
+        body = JSON.stringify(line.error);
+      }
+    };
+    const reader = res.body.getReader();
+    const text = new TextDecoder();
+    let rest = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest += text.decode(value, { stream: true });
+      for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n')) {
+        take(rest.slice(0, nl));
+        rest = rest.slice(nl + 1);
+      }
+    }
+    take(rest);
+    const phases = [...seen].map(([p, m]) => `${p} ${m.first}-${m.last} s`).join(', ') + (writes.length ? ` [rows@s ${writes.join(' ')}]` : '') + `, end ${at()} s`;
+    return { seconds: (performance.now() - t0) / 1000, status, body, phases };
   } catch (e) {
     if ((e as Error).name !== 'TimeoutError') throw e;
-    return { seconds: (performance.now() - t0) / 1000, status: 0, body: `no answer within ${TIMEOUT_S} s` };
+    return { seconds: (performance.now() - t0) / 1000, status: 0, body: `no answer within ${TIMEOUT_S} s`, phases: '' };
   }
 }
 
@@ -158,6 +203,7 @@ for (const backend of backends) {
         const answer = summary(r.status, r.body);
         outcomes.push({ backend, rows: n, fileKb, step: dryRun ? 'check (dryRun)' : 'import', seconds: r.seconds, peakMb: peak, beforeMb, answer: `${answer} (load ${load})` });
         console.log(`  ${n} rows (${fileKb} KB), ${dryRun ? 'check' : 'import'}: ${r.seconds.toFixed(1)} s, server memory ${beforeMb} MB before, peak ${peak} MB  ${answer}`);
+        if (r.phases) console.log(`    progress lines arrived: ${r.phases}`);
         if (r.status !== 200) break;
       }
       // The server is still working on the file it did not answer: later sizes would measure the queue.
