@@ -31,6 +31,10 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     json: { type: 'string' },
     'generate-only': { type: 'boolean', default: false },
+    /** Skip the one-client pass over every kind (2.), for quick before/after runs of the mix. */
+    'skip-single': { type: 'boolean', default: false },
+    /** Run the server of another checkout (a worktree of the 'before' commit), alternating with this one. */
+    root: { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -79,7 +83,7 @@ const feeKinds: Kind[] = [
   { kind: 'counter finder by admission number', page: 'quick_fee_collection', path: (i) => `/api/student/detail/?q=${enc(pick(sample.adm, i))}&size=20` },
 ];
 
-const server = await startServer({ databaseUrl: url });
+const server = await startServer({ databaseUrl: url, root: args.root });
 const results: Record<string, unknown> = { commit: await gitCommit(repoRoot), machine: await machineFacts(url), data: info, startMs: Math.round(server.startMs) };
 try {
   const school = await signIn(server.base, 'ADMIN', BENCH_ADMIN_PASSWORD, sample.school.inst_cd, sample.school.acdm_cd);
@@ -116,10 +120,10 @@ try {
   // 2. One client at a time: every kind, and the fee pages at the double-size school too.
   const single: (KindResult & { where: string })[] = [];
   const loadSingle = await loadAverage();
-  for (const [s, where, kinds] of [
+  for (const [s, where, kinds] of (args['skip-single'] ? [] : [
     [school, `school (${sample.school.n})`, [...listKinds, ...feeKinds]],
     [big, `large school (${sample.big.n})`, feeKinds.slice(0, 2)],
-  ] as const) {
+  ]) as [ApiSession, string, Kind[]][]) {
     for (const k of kinds) {
       const slow = feeKinds.slice(0, 2).includes(k);
       const r = await runLoad(server.base, { connections: 1, seconds: slow ? 12 : 6, warmupSeconds: slow ? 0 : 1, next: (_c, i) => spec(s, k, i) });
@@ -142,7 +146,7 @@ try {
 // 4. API time / its own SQL time, first page, one client: the server traces the statements it sends.
 const trace = `/tmp/bench-sql-trace-${process.pid}.jsonl`;
 rmSync(trace, { force: true });
-const traced = await startServer({ databaseUrl: url, sqlTrace: trace });
+const traced = await startServer({ databaseUrl: url, sqlTrace: trace, root: args.root });
 try {
   const s = await signIn(traced.base, 'ADMIN', BENCH_ADMIN_PASSWORD, sample.school.inst_cd, sample.school.acdm_cd);
   const path = '/api/student/?page=1&size=50';
@@ -211,7 +215,7 @@ const r = results as {
   lastName8: { perSecond: number; p95: number };
   ratio: { ratio: number };
 };
-const one = (kind: string, whereStarts = 'school') => r.single.kinds.find((k) => k.kind === kind && k.where.startsWith(whereStarts))!;
+const one = (kind: string, whereStarts = 'school'): KindResult => r.single.kinds.find((k) => k.kind === kind && k.where.startsWith(whereStarts)) ?? { kind, n: 0, p50: NaN, p95: NaN, perSecond: NaN, errors: 0, bytes: 0 } as unknown as KindResult;
 const fm = one('fee management sorted by balance');
 const fmBig = one('fee management sorted by balance', 'large');
 const fd = one('fee defaulters report, first page');

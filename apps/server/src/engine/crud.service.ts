@@ -32,28 +32,36 @@ export interface ListAnswer {
 
 /**
  * The statements of one list request, built but not run (a test EXPLAINs them): the page, and a count that
- * stops after `countCap` rows. The page joins only the links it shows or sorts by; past the first page,
- * when it joins, it first picks the page's keys from the row's own table (through the sort index) and
- * joins only those rows, instead of joining every row before the offset.
+ * stops after `countCap` rows. The page joins only the links it shows or sorts by. Past the first page, or
+ * sorted by a link (every row of the institute is sorted then), it first picks the page's keys from the
+ * row's own table (through the sort index), joined to the sorted link alone, and joins the other links to
+ * those rows only, instead of to every row before the offset or every row sorted (sorted by section, 10,123
+ * students: 34 ms with all five links joined before the sort, 4.4 ms keys first).
  */
 export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams) {
-  const s = selectionFor(e, p.cols, sortLink(e, p.sort));
+  const link = sortLink(e, p.sort);
+  const s = selectionFor(e, p.cols, link);
   const t = s.table;
   const where = and(scopeWhere(e, t, ctx), searchWhere(e, s, p.q, ctx), filterWhere(e, s, p.filters));
   const order = orderBy(e, s, p);
   const offset = (p.page - 1) * p.size;
   const { q } = selectRows(db, e, s);
-  const onOwnColumns = !sortLink(e, p.sort);
-  const page =
-    offset > 0 && s.joins.length > 0 && onOwnColumns
-      ? q
-          .where(inArray(t[e.key], db.select({ k: t[e.key] }).from(t).where(where).orderBy(...order).limit(p.size).offset(offset)))
-          .orderBy(...order)
-      : q
-          .where(where)
-          .orderBy(...order)
-          .limit(p.size)
-          .offset(offset);
+  const keysFirst = s.joins.length > (link ? 1 : 0) && (offset > 0 || link !== undefined);
+  let keys = db.select({ k: t[e.key] }).from(t).$dynamic();
+  // The inner select reuses the link's alias: inside the sub-select it names the inner join, outside the outer one.
+  if (link) keys = keys.leftJoin(s.linkJoins[link].table, s.linkJoins[link].on);
+  const page = keysFirst
+    ? q
+        // '= any(array(...))', not 'in (...)': the planner then expects a handful of keys and looks each one up
+        // by the primary key, even in a generic plan that cannot see the LIMIT (with 'in' such a plan may hash
+        // the whole table against the keys: 75 ms for page 100 at 200,000 students).
+        .where(sql`${t[e.key]} = any(array(${keys.where(where).orderBy(...order).limit(p.size).offset(offset)}))`)
+        .orderBy(...order)
+    : q
+        .where(where)
+        .orderBy(...order)
+        .limit(p.size)
+        .offset(offset);
   // The count never needs a join: search and filters read the row's own columns (links through sub-selects).
   const countCap = offset + EXACT_COUNT_LIMIT;
   const capped = db.select({ one: sql<number>`1`.as('one') }).from(t).where(where).limit(countCap + 1).as('capped');

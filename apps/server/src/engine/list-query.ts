@@ -111,6 +111,8 @@ export interface Selection {
   joins: { table: DynTable; on: SQL }[];
   /** Link display column per joined link field, for sort. */
   linkDisplay: Record<string, PgColumn>;
+  /** The join of each joined link field (a page sorted by a link picks its keys with that join alone). */
+  linkJoins: Record<string, { table: DynTable; on: SQL }>;
 }
 
 /**
@@ -122,6 +124,7 @@ export function selectionFor(e: AnyEntity, cols?: readonly string[], joinAlso?: 
   const columns: Record<string, PgColumn> = {};
   const joins: Selection['joins'] = [];
   const linkDisplay: Record<string, PgColumn> = {};
+  const linkJoins: Selection['linkJoins'] = {};
   const wanted = cols ? new Set([e.key, ...cols]) : undefined;
   for (const [name, f] of Object.entries(e.fields)) {
     if (f.kind === 'password') continue;
@@ -130,13 +133,14 @@ export function selectionFor(e: AnyEntity, cols?: readonly string[], joinAlso?: 
     if (f.kind === 'link' && (shown || name === joinAlso)) {
       const target = entityTable(f.to);
       const a = alias(dyn(target.table), `l_${name}`);
-      joins.push({ table: a, on: eq(t[name], a[target.entity.key]) });
+      linkJoins[name] = { table: a, on: eq(t[name], a[target.entity.key]) };
+      joins.push(linkJoins[name]);
       if (shown) columns[f.as] = a[f.display];
       linkDisplay[name] = a[f.display];
     }
   }
   columns.row_ver = t.row_ver;
-  return { table: t, columns, joins, linkDisplay };
+  return { table: t, columns, joins, linkDisplay, linkJoins };
 }
 
 /** The link field a sort name orders by (its display column), if it names one. */
