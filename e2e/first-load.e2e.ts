@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
 import { fetchedDuring, kb, totals, webDist, type FetchedFile } from './page-bytes';
 
@@ -27,6 +28,38 @@ function builtFilesWith(marker: string): string[] {
     .map((f) => `/assets/${f}`);
 }
 
+/** Mantine's class names (m_ and 8 hex digits) in a text. */
+const mantineClasses = (text: string): Set<string> => new Set(text.match(/m_[0-9a-f]{8}/g) ?? []);
+
+/** Every class Mantine's packages style, from their complete style sheets. */
+function mantineStyled(): Set<string> {
+  const nm = join(import.meta.dirname, '../node_modules/@mantine');
+  return mantineClasses(['core/styles.css', 'notifications/styles.css', 'dates/styles.css'].map((f) => readFileSync(join(nm, f), 'utf8')).join('\n'));
+}
+
+/**
+ * Mantine classes on elements of the page that no loaded style sheet mentions: a component whose styles
+ * the split of Mantine's CSS (mantine-sign-in.css, mantine-signed-in.css) left out. Rules inside cascade
+ * layers and media queries are read too.
+ */
+async function unstyledMantineClasses(page: Page, styled: ReadonlySet<string>): Promise<string[]> {
+  const { onPage, inSheets } = await page.evaluate(() => {
+    const text: string[] = [];
+    const walk = (rules: CSSRuleList) => {
+      for (const r of Array.from(rules)) {
+        if (r instanceof CSSStyleRule) text.push(r.selectorText);
+        if ('cssRules' in r) walk((r as CSSGroupingRule).cssRules);
+      }
+    };
+    for (const sheet of Array.from(document.styleSheets)) walk(sheet.cssRules);
+    const names = new Set<string>();
+    for (const el of Array.from(document.querySelectorAll('[class]'))) for (const c of Array.from(el.classList)) if (/^m_[0-9a-f]{8}$/.test(c)) names.add(c);
+    return { onPage: [...names], inSheets: text.join(' ') };
+  });
+  const present = mantineClasses(inSheets);
+  return onPage.filter((c) => styled.has(c) && !present.has(c));
+}
+
 const fetched = (files: readonly FetchedFile[], paths: readonly string[]) => files.filter((f) => paths.includes(f.path) && f.sent > 0).map((f) => f.path);
 
 const run = browserAvailable() ? describe : describe.skip;
@@ -38,6 +71,8 @@ run('first load', () => {
   let grid: FetchedFile[] = [];
   let gridAskedAt = Number.NaN;
   let listAnsweredAt = Number.NaN;
+  const unstyled: Record<string, string[]> = {};
+  const styled = mantineStyled();
   const agGrid = builtFilesWith('ag-root-wrapper');
 
   beforeAll(async () => {
@@ -46,7 +81,9 @@ run('first load', () => {
       await env.page.goto(`${env.baseUrl}/login`);
       await env.page.locator('button[type="submit"]').waitFor();
     });
+    unstyled.login = await unstyledMantineClasses(env.page, styled);
     signingIn = await fetchedDuring(env.page, () => signIn(env));
+    unstyled['after sign-in'] = await unstyledMantineClasses(env.page, styled);
     env.page.on('request', (r) => {
       if (agGrid.includes(new URL(r.url()).pathname) && Number.isNaN(gridAskedAt)) gridAskedAt = performance.now();
     });
@@ -57,6 +94,7 @@ run('first load', () => {
       await env.page.goto(`${env.baseUrl}${LIST}`);
       await env.page.locator('.ag-row[row-index="0"]').waitFor();
     });
+    unstyled['list page'] = await unstyledMantineClasses(env.page, styled);
   });
 
   afterAll(async () => {
@@ -68,6 +106,20 @@ run('first load', () => {
     expect(builtFilesWith('ZodError').length).toBeGreaterThan(0);
     expect(builtFilesWith('xl/workbook.xml')).toHaveLength(1);
     expect(builtFilesWith('@mantine/dates/DatePickerInput').length).toBeGreaterThan(0);
+  });
+
+  it('styles every Mantine class the built scripts use, and every one on the sign-in page, the next screen and a list', () => {
+    const dir = join(webDist, 'assets');
+    const read = (ext: string) => readdirSync(dir).filter((f) => f.endsWith(ext)).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    const inCss = mantineClasses(read('.css'));
+    const used = [...mantineClasses(read('.js'))].filter((c) => styled.has(c));
+    expect(used.length).toBeGreaterThan(100);
+    expect(used.filter((c) => !inCss.has(c)), 'Mantine classes in the scripts with no styles in the build').toEqual([]);
+    expect(unstyled).toEqual({ login: [], 'after sign-in': [], 'list page': [] });
+  });
+
+  it('downloads no font on the English sign-in page (the Tamil font comes only with Tamil text)', () => {
+    expect(login.filter((f) => /\.(woff2?|ttf)$/.test(f.path) && f.sent > 0).map((f) => f.path)).toEqual([]);
   });
 
   it('serves the sign-in page without the grid, the declarations, date pickers or ExcelJS, within its budget', () => {

@@ -1,5 +1,5 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+// Only the sign-in page's share of Mantine's styles; the signed-in screens bring the rest.
+import './app/mantine-sign-in.css';
 // Tamil screens must not depend on the office PC having a Tamil font (most Linux desks and kiosks do not);
 // fetched only when Tamil text is on screen (unicode-range).
 import './app/tamil-font.css';

@@ -1,3 +1,5 @@
+// The signed-in screens' share of Mantine's styles (the sign-in page loads only its own).
+import './mantine-signed-in.css';
 import { Badge, Box, Button, Card, Container, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconArrowRight, IconLayoutDashboard } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';

@@ -1,3 +1,5 @@
+// The signed-in screens' share of Mantine's styles (the sign-in page loads only its own).
+import './mantine-signed-in.css';
 import { AppShell, Box, Burger, Divider, Drawer, Group, Stack } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Suspense, useEffect, useRef } from 'react';
