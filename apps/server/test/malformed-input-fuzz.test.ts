@@ -15,6 +15,8 @@ import { call, login, startTestServer, type Session, type TestServer } from './t
 const RANDOM_GETS = Number(process.env.FUZZ_RUNS ?? 1000);
 const RANDOM_LOGINS = 250;
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261125;
+/** CI fuzzes PGlite; FUZZ_BACKEND=postgres (with DATABASE_URL) runs the same requests on PostgreSQL. */
+const backend = process.env.FUZZ_BACKEND === 'postgres' && process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
 /** Percent-encodes text as UTF-8, as a browser would; a lone surrogate becomes U+FFFD, as in a browser. */
 const encode = (s: string): string =>
@@ -87,7 +89,7 @@ interface Operation {
   parameters?: { name: string; in: string }[];
 }
 
-describe('malformed input fuzz (PGlite): no request answers 5xx', () => {
+describe(`malformed input fuzz (${backend}): no request answers 5xx`, () => {
   let srv: TestServer;
   let admin: Session;
   let routes: GetRoute[];
@@ -96,7 +98,7 @@ describe('malformed input fuzz (PGlite): no request answers 5xx', () => {
   const silent: string[] = [];
 
   beforeAll(async () => {
-    srv = await startTestServer('pglite');
+    srv = await startTestServer(backend);
     admin = await login(srv.app);
     const doc = (await call(srv.app, admin, 'GET', '/api/docs/json')).json<{ paths: Record<string, Record<string, Operation>> }>();
     routes = Object.entries(doc.paths)
