@@ -126,5 +126,7 @@ describe('the database refusals a request value can cause', () => {
     expect(findNul({ a: { 'b\u0000': 1 } }, '')).toEqual({ path: 'a', inName: true });
     expect(findNul({ a: ['ok', { b: 'x\u0000' }] }, '')).toEqual({ path: 'a[1].b', inName: false });
     expect(findNul({ a: ['ok'] }, '')).toBeNull();
+    // A raw body (the payment webhook's bytes) is its route's to read.
+    expect(findNul(Buffer.from([0, 0]), '')).toBeNull();
   });
 });

@@ -127,7 +127,7 @@ describe.each(backends)('printed documents on %s', (backend) => {
       await get(f.as(admin, 'student', 'profile'), `/api/section/options?f_cls_cd=${huge}`),
     ];
     expect(asked.map((r) => r.statusCode)).toEqual([400, 400, 400, 400, 400, 400]);
-    expect(asked[0].json<{ message: string }>().message).toBe('A code or number in the request is out of range.');
+    expect(asked[0].json<{ message: string }>().message).toBe('The record code must be a whole number from 1 to 2147483647.');
   });
 
   describe('certificates', () => {

@@ -36,7 +36,8 @@ export function findNul(value: unknown, root: string): { path: string; inName: b
       if (v.includes(NUL)) return { path, inName: false };
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: `${path}[${i}]` });
-    } else if (v !== null && typeof v === 'object') {
+    } else if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v)) {
+      // A raw body (the payment webhook's Buffer) is its route's own to read: only parsed values are walked.
       for (const [k, child] of Object.entries(v)) {
         if (k.includes(NUL)) return { path, inName: true };
         stack.push({ v: child, path: path ? `${path}.${k}` : k });
