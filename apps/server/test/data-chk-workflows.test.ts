@@ -78,6 +78,17 @@ describe.each(backends)("workflows under 'his students only', on %s", (backend) 
     expect(res.json<{ message: string }>().message).toBe('You can only add or change admissions of your own classes.');
   });
 
+  it("shows the day's fee takings on the dashboard only to fee pages held for all students", async () => {
+    const dash = async (dataChk: boolean) => {
+      const { session } = await staffAccount(srv.app, admin, { 'fee/quick_fee_collection': 'view' }, dataChk);
+      const res = await call(srv.app, { ...session, acdmCd: thisYear }, 'GET', '/api/dashboard/');
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Row>();
+    };
+    expect(await dash(false)).toHaveProperty('feesCollected');
+    expect(await dash(true)).not.toHaveProperty('feesCollected');
+  });
+
   it('offers and lends to no other employee at the library desk', async () => {
     const desk = as(teacher, 'library', 'book_checkout');
     const holders = await call(srv.app, desk, 'GET', '/api/bookcheckout/holders?usr_typ=Employee&q=a');

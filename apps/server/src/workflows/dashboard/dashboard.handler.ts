@@ -20,7 +20,8 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
     const today = localDateTime().date;
     const [e] = await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM employee WHERE inst_cd = ${ctx.instCd}`);
     const perms = await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin);
-    const seesFees = feePages.some((k) => perms.get(k)?.usr_prms_is_alw);
+    // The school's takings are every student's bills: not for a fee page held with 'his students only'.
+    const seesFees = feePages.some((k) => perms.get(k)?.usr_prms_is_alw && !perms.get(k)?.usr_need_data_chk);
     if (ctx.acdmCd === null) {
       return { students: null, employees: Number(e.n), attendanceToday: null, ...(seesFees ? { feesCollected: null } : {}) };
     }
