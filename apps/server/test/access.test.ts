@@ -97,11 +97,15 @@ describe.each(backends)('access rules on %s', (backend) => {
       expect(pw.statusCode, pw.body).toBe(200);
       expect((await call(srv.app, as(t, 'master', 'religion'), 'GET', '/api/religion/')).statusCode).toBe(401);
       expect((await call(srv.app, as(t2, 'master', 'religion'), 'GET', '/api/religion/')).statusCode).toBe(401);
-      const t3 = await login(srv.app, t.usr_nm, 'Another-Pass-88');
-      const off = await call(srv.app, emp, 'PUT', `/api/employee/${t.usr_cd}`, { usr_is_lgn: false, row_ver: pw.json<Row>().row_ver });
+      // An administrator's reset: the owner chooses a new password as they sign in (password-change.test.ts).
+      const chosen = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: t.usr_nm, usr_pwd: 'Another-Pass-88', usr_pwd_new: 'Chosen-Pass-2026' } });
+      expect(chosen.statusCode, chosen.body).toBe(200);
+      const t3 = await login(srv.app, t.usr_nm, 'Chosen-Pass-2026');
+      const fresh = (await call(srv.app, emp, 'GET', `/api/employee/${t.usr_cd}`)).json<Row>();
+      const off = await call(srv.app, emp, 'PUT', `/api/employee/${t.usr_cd}`, { usr_is_lgn: false, row_ver: fresh.row_ver });
       expect(off.statusCode, off.body).toBe(200);
       expect((await call(srv.app, as(t3, 'master', 'religion'), 'GET', '/api/religion/')).statusCode).toBe(401);
-      const again = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: t.usr_nm, usr_pwd: 'Another-Pass-88' } });
+      const again = await srv.app.inject({ method: 'POST', url: '/api/employee/login/', payload: { usr_nm: t.usr_nm, usr_pwd: 'Chosen-Pass-2026' } });
       expect(again.statusCode).toBe(401);
     });
   });

@@ -8,9 +8,10 @@ import { rows, sql, type Db } from '../db/client';
 import { dyn } from '../db/dyn-table';
 import { entityTable } from '../db/tables';
 import { localDateTime } from '../lib/clock';
-import { badRequest, CREDENTIALS_CHANGED, unauthorized } from '../lib/http-error';
+import { badRequest, CREDENTIALS_CHANGED, HttpError, unauthorized } from '../lib/http-error';
 import { institutesOf, loadUser, mustCtx, platformOf } from './request-context';
 import { registerLoginLockRoutes } from './login-lock.routes';
+import { MUST_CHANGE_PASSWORD, mustChangePassword, registerPasswordRoutes, setOwnPassword } from './password-change';
 import { countersFor, countTry, deviceHashOf, forgiveTry, isKnownDevice, rememberDevice } from './login-throttle';
 import { createSession, revokeToken } from './session';
 
@@ -20,6 +21,8 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 const loginBody = z.object({
   usr_nm: z.string({ error: "Please enter the 'Login Id'." }).trim().min(1, "Please enter the 'Login Id'.").max(60),
   usr_pwd: z.string({ error: "Please enter the 'Password'." }).min(1, "Please enter the 'Password'.").max(200),
+  // Only after an administrator's reset: the new password the owner chooses as they sign in.
+  usr_pwd_new: z.string().max(200).optional(),
 });
 
 type LoginType = 'LOGIN' | 'LOGOUT' | 'FAILED' | 'LOCKED';
@@ -51,11 +54,12 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
   // Verifying against a real hash for unknown users keeps their answer as slow as a wrong password's.
   const dummyHash = await hash(randomBytes(16).toString('hex'));
   registerLoginLockRoutes(app, db);
+  registerPasswordRoutes(app, db, cfg);
 
   app.post('/api/employee/login/', { config: { access: { kind: 'public' } }, schema: { tags: ['Auth'], summary: 'Sign in' } }, async (req, reply) => {
     const body = loginBody.safeParse(req.body);
     if (!body.success) throw badRequest(body.error.issues[0]?.message ?? 'Please enter the login id and password.');
-    const { usr_nm, usr_pwd } = body.data;
+    const { usr_nm, usr_pwd, usr_pwd_new } = body.data;
     const u = await loadUser(db, { usrNm: usr_nm });
     // A browser that signed in as this user before is held to its own counter only (login-throttle.ts).
     const device = deviceHashOf(req);
@@ -80,6 +84,12 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
 
     await forgiveTry(db, cfg, counters);
     await rememberDevice(db, cfg, req, reply, u.usr_cd, req.ip, platformOf(req));
+    // After an administrator's reset no session is given until the owner has chosen a new password: the
+    // sign-in page asks for it and sends it along (usr_pwd_new) with the one the administrator gave.
+    if (await mustChangePassword(db, u.usr_cd)) {
+      if (!usr_pwd_new) throw new HttpError(403, MUST_CHANGE_PASSWORD, [{ field: 'usr_pwd_new', message: MUST_CHANGE_PASSWORD }]);
+      await setOwnPassword(db, u, usr_pwd, usr_pwd_new, 'usr_pwd_new');
+    }
     const token = await createSession(db, cfg, u.usr_cd, req.ip, platformOf(req));
     await logLogin(db, req, u, 'LOGIN');
     setXsrfCookie(reply, cfg);

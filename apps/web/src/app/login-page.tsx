@@ -35,6 +35,9 @@ export function LoginPage() {
   const { user } = useSession();
   const [usrNm, setUsrNm] = useState('');
   const [usrPwd, setUsrPwd] = useState('');
+  // After an administrator's reset the server asks for a new password before it signs anyone in.
+  const [askNew, setAskNew] = useState(false);
+  const [newPwd, setNewPwd] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const nameRef = useRef<HTMLInputElement>(null);
@@ -56,7 +59,7 @@ export function LoginPage() {
     try {
       const res = await http.post<LoginResponse>(
         '/api/employee/login/',
-        { usr_nm: usrNm.trim(), usr_pwd: usrPwd },
+        { usr_nm: usrNm.trim(), usr_pwd: usrPwd, ...(askNew && newPwd ? { usr_pwd_new: newPwd } : {}) },
         // A stale session on this browser must not be sent along with a new sign-in.
         { headers: { auth_token: 'login', username: '', usercode: '' }, silent: true },
       );
@@ -64,6 +67,12 @@ export function LoginPage() {
       navigate('/landing', { replace: true });
     } catch (err) {
       setError(err instanceof HttpError && err.status !== 0 ? err.message : fallbackErrorMessage);
+      if (err instanceof HttpError && err.details?.some((d) => d.field === 'usr_pwd_new')) {
+        // The password given was right: keep it, and ask for the new one.
+        setAskNew(true);
+        setNewPwd('');
+        return;
+      }
       setUsrPwd('');
       pwdRef.current?.focus();
     } finally {
@@ -179,6 +188,20 @@ export function LoginPage() {
                 if (error) setError(null);
               }}
             />
+            {askNew && (
+              <PasswordInput
+                name="usr_pwd_new"
+                label={t('password.new', { defaultValue: 'New Password' })}
+                description={t('password.rule', { defaultValue: 'At least 10 characters, and not one of the most common passwords.' })}
+                leftSection={<IconLock size={16} />}
+                autoComplete="new-password"
+                required
+                autoFocus
+                size="md"
+                value={newPwd}
+                onChange={(e) => setNewPwd(e.currentTarget.value)}
+              />
+            )}
             <Button type="submit" size="md" fullWidth loading={busy} mt="xs">
               {t('login.submit', { defaultValue: 'Sign in' })}
             </Button>

@@ -1,9 +1,11 @@
 import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { IconChevronDown, IconKey, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { endSignOut, http, startSignOut } from '../lib/http-client';
 import { signOut, useSession } from '../lib/session-store';
+import { ChangePasswordDialog } from './change-password-dialog';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -27,11 +29,13 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user } = useSession();
+  const [changingPassword, setChangingPassword] = useState(false);
   if (!user) return null;
   const name = user.usr_full_nm || user.usr_nm;
   const profile = t('common.profile', { defaultValue: 'My Profile' });
 
   return (
+    <>
     <Menu position="bottom-end" width={220} withinPortal shadow="md">
       <Menu.Target>
         {/*
@@ -68,6 +72,9 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
         <Menu.Item component={Link} to={`/sms/employee/profile/update/${user.usr_cd}`} leftSection={<IconUserCircle size={16} />}>
           {profile}
         </Menu.Item>
+        <Menu.Item leftSection={<IconKey size={16} />} onClick={() => setChangingPassword(true)}>
+          {t('password.title', { defaultValue: 'Change Password' })}
+        </Menu.Item>
         <Menu.Divider />
         <Menu.Item
           color="red"
@@ -80,5 +87,7 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
+    <ChangePasswordDialog opened={changingPassword} onClose={() => setChangingPassword(false)} />
+    </>
   );
 }

@@ -123,7 +123,10 @@ export function EntityForm({ entity, page, mode, id, updatable = hasRoute(entity
   const selfEdit = ownProfile && !can('edit');
   const fields = useMemo(() => {
     const all = formFields(entity, inputMode);
-    const mine = selfEdit && inputMode === 'update' ? all.filter((f) => (entity.selfService ?? []).includes(f.name)) : all;
+    const selfServed = selfEdit && inputMode === 'update' ? all.filter((f) => (entity.selfService ?? []).includes(f.name)) : all;
+    // One's own password is changed with Change Password, which asks for the current one; the server refuses
+    // it from this form, so the form does not offer it.
+    const mine = ownProfile ? selfServed.filter((f) => f.field.kind !== 'password') : selfServed;
     // A toggle or status field changes only through its own button (as the server insists): without it the
     // form shows the value but does not offer a change the server would refuse.
     const buttonOf = new Map(fieldButtons(entity).map((b) => [b.field, b.button]));
@@ -131,7 +134,7 @@ export function EntityForm({ entity, page, mode, id, updatable = hasRoute(entity
       const button = buttonOf.get(f.name);
       return button && !can(button) ? { ...f, editable: false } : f;
     });
-  }, [entity, inputMode, selfEdit, can]);
+  }, [entity, inputMode, selfEdit, ownProfile, can]);
   const needsRow = mode !== 'create';
 
   const rowQuery = useQuery({
