@@ -100,6 +100,16 @@ describe.each(backends)('malformed input on %s: 400 with a sentence, never 500',
     }
   });
 
+  it('refuses to empty a yes/no field on update (the database would refuse a NULL there)', async () => {
+    const row = (await call(srv.app, admin, 'GET', '/api/institute/1')).json<{ row_ver: number; is_active: boolean }>();
+    for (const emptied of ['', null]) {
+      const res = await call(srv.app, admin, 'PUT', '/api/institute/1', { is_active: emptied, row_ver: row.row_ver });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ details: { field: string; message: string }[] }>().details).toEqual([{ field: 'is_active', message: "'Active' must be yes or no." }]);
+    }
+    expect((await call(srv.app, admin, 'GET', '/api/institute/1')).json<{ row_ver: number; is_active: boolean }>()).toMatchObject(row);
+  });
+
   it('answers a NUL character the checks do not see (inside an imported file) with 400, not 500', async () => {
     const { payload, headers } = multipartFile('religions.csv', 'Religion Name,Description\nBaha\u0000i,faith\n');
     const res = await call(srv.app, admin, 'POST', '/api/religion/import', payload, { headers });

@@ -752,6 +752,10 @@ export function bodySchema(e: AnyEntity, mode: 'create' | 'update'): z.ZodType<R
       const missing = mode === 'create' ? isEmpty(body[name]) : name in body && isEmpty(body[name]);
       if (missing) ctx.addIssue({ code: 'custom', path: [name], message: requiredMessage(f) });
     }
+    // A yes/no column is never empty (NOT NULL): an update that empties one is refused, not left to the database.
+    for (const [name, f] of fields) {
+      if (mode === 'update' && f.kind === 'bool' && name in body && body[name] === null) ctx.addIssue({ code: 'custom', path: [name], message: `'${f.label}' must be yes or no.` });
+    }
     // A create holds the whole row, so its ranges can be checked here (early feedback in the browser); an
     // update's patch needs the stored row, which only the server has.
     if (mode === 'create') for (const i of rangeIssues(e, body)) ctx.addIssue({ code: 'custom', path: [i.field], message: i.message });
