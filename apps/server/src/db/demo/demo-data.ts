@@ -33,6 +33,11 @@ export interface DemoOptions {
   password?: string;
   /** 'Today' for exam statuses; tests pin it. */
   today?: Date;
+  /**
+   * Check every row's foreign keys and refresh fee positions statement by statement, as any other writer
+   * does, even where the bulk load could leave both for later (tests compare the two ways).
+   */
+  rowByRow?: boolean;
 }
 
 export interface DemoAccount {
@@ -64,6 +69,8 @@ interface Ctx {
   seed: number;
   today: string;
   counts: Record<string, number>;
+  /** Foreign keys and fee-position triggers are off for the bulk load (bulkLoad below). */
+  bulk: boolean;
 }
 
 interface Person {
@@ -528,6 +535,33 @@ function scopeOf(c: Ctx): DemoScope {
   };
 }
 
+/**
+ * The bulk load of a fresh database: with session_replication_role = replica, PostgreSQL fires neither the
+ * foreign-key checks (one lookup per row and key: 12,000 register rows x 5 keys) nor the fee-position
+ * triggers (a recomputation of the students touched after every statement into students, fees, discounts,
+ * bills and lines). Together they were most of the demo's time. The rows come from the plans, whose keys
+ * come from RETURNING, and a test checks every foreign key of the finished demo and compares it with one
+ * written row by row. Only a superuser may set it (always so on PGlite); otherwise the demo goes row by row.
+ */
+async function bulkLoad(tx: DbOrTx, opts: DemoOptions): Promise<boolean> {
+  if (opts.rowByRow) return false;
+  const [r] = await rows<{ su: string }>(tx, sql`SELECT current_setting('is_superuser') AS su`);
+  if (r?.su !== 'on') return false;
+  await tx.execute(sql`SET LOCAL session_replication_role = replica`);
+  return true;
+}
+
+/**
+ * Back to the ordinary checks and triggers, with every fee position of the institute computed once, as the
+ * triggers would have left them: what follows (fee follow-ups, online payments) reads the positions.
+ */
+async function endBulkLoad(c: Ctx): Promise<void> {
+  if (!c.bulk) return;
+  await c.tx.execute(sql`SET LOCAL session_replication_role = origin`);
+  c.bulk = false;
+  await c.tx.execute(sql`SELECT fee_position_refresh(ARRAY(SELECT stud_cd FROM student WHERE inst_cd = ${c.instCd} ORDER BY stud_cd))`);
+}
+
 async function buildInstitute(c: Ctx): Promise<Built> {
   const scope = scopeOf(c);
   const cs = await classesAndSections(c);
@@ -557,6 +591,7 @@ async function buildInstitute(c: Ctx): Promise<Built> {
   const accountant = staff.staffAccounts.get('ACCOUNTANT');
   const collectors = [...(accountant ? [accountant] : []), { usr_cd: c.admin, fullName: me?.usr_full_nm ?? 'Admin' }];
   await feeBillsDemo({ ...scope, collectors });
+  await endBulkLoad(c);
   // After the bills: fee follow-ups and online payments are about them.
   await studentOfficeDemo({ ...scope, ...cs, subjects: staff.subjects, mapping: staff.mapping, accountant });
   return { ...cs, ...staff, buses };
@@ -649,7 +684,8 @@ export async function generateDemo(db: Db, opts: DemoOptions = {}): Promise<Demo
         sql`SELECT acdm_cd, acdm_strt_yr FROM academic WHERE inst_cd = ${instRow.inst_cd} AND acdm_sts ORDER BY acdm_strt_yr DESC LIMIT 1`,
       );
       if (!yr) continue;
-      const c: Ctx = { tx, plan, instCd: instRow.inst_cd, acdmCd: yr.acdm_cd, startYear: yr.acdm_strt_yr, admin: admin.usr_cd, scale, seed, today, counts };
+      const bulk = await bulkLoad(tx, opts);
+      const c: Ctx = { tx, plan, instCd: instRow.inst_cd, acdmCd: yr.acdm_cd, startYear: yr.acdm_strt_yr, admin: admin.usr_cd, scale, seed, today, counts, bulk };
       const built = await buildInstitute(c);
       if (plan.kind === 'school') made = await accounts(c, built, passwords);
     }
