@@ -115,11 +115,26 @@ export interface Selection {
   linkJoins: Record<string, { table: DynTable; on: SQL }>;
 }
 
+/** Selections already built, by entity, columns and sort link: they depend on nothing else. */
+const selections = new Map<string, Selection>();
+/** `cols` comes from the request: past this many shapes, new ones are built each time rather than kept. */
+const MAX_SELECTIONS = 1_000;
+
 /**
  * The columns and joins of a list or get. With `cols`, only those fields (and the key and row_ver) and only
- * their links' joins; `joinAlso` joins a link whose name is not shown but sorted by.
+ * their links' joins; `joinAlso` joins a link whose name is not shown but sorted by. Built once per shape:
+ * the link aliases are proxies, and building them at every request was a measurable part of a list's CPU.
  */
 export function selectionFor(e: AnyEntity, cols?: readonly string[], joinAlso?: string): Selection {
+  const key = `${e.name}|${cols ? cols.join(',') : '*'}|${joinAlso ?? ''}`;
+  const known = selections.get(key);
+  if (known) return known;
+  const built = buildSelection(e, cols, joinAlso);
+  if (selections.size < MAX_SELECTIONS) selections.set(key, built);
+  return built;
+}
+
+function buildSelection(e: AnyEntity, cols?: readonly string[], joinAlso?: string): Selection {
   const t = dyn(entityTable(e.name).table);
   const columns: Record<string, PgColumn> = {};
   const joins: Selection['joins'] = [];
