@@ -218,15 +218,18 @@ export function ownershipIssues(list: readonly AnyEntity[]): string[] {
       out.push(`${e.name}: ownership through '${o.through}' is not another registered entity`);
       continue;
     }
-    // The row and the assigning row must share the institute (and year), or a mapping elsewhere would count.
-    if (via.scope !== e.scope || (e.scope !== 'institute' && e.scope !== 'academic-year')) {
+    // The row and the assigning row must share the institute (and year), or a mapping elsewhere would count. An
+    // institute's row (a promotion joins two years) may go through a year's mapping when it names the year.
+    const namesYear = e.scope === 'institute' && via.scope === 'academic-year' && Object.values(o.match).includes('acdm_cd');
+    if ((via.scope !== e.scope && !namesYear) || (e.scope !== 'institute' && e.scope !== 'academic-year')) {
       out.push(`${e.name}: ownership through '${o.through}' needs both in the same institute or academic-year scope`);
     }
     const pairs = Object.entries(o.match);
     if (pairs.length === 0) out.push(`${e.name}: ownership through '${o.through}' matches on no field`);
     for (const [mine, theirs] of pairs) {
       if (!Object.hasOwn(e.fields, mine)) out.push(`${e.name}: ownership match field '${mine}' is not a field`);
-      if (theirs === undefined || !Object.hasOwn(via.fields, theirs)) out.push(`${e.name}: ownership match '${String(theirs)}' is not a field of ${via.name}`);
+      const scopeColumn = theirs === 'acdm_cd' && via.scope === 'academic-year';
+      if (theirs === undefined || (!Object.hasOwn(via.fields, theirs) && !scopeColumn)) out.push(`${e.name}: ownership match '${String(theirs)}' is not a field of ${via.name}`);
     }
     const user = Object.hasOwn(via.fields, o.user) ? via.fields[o.user] : undefined;
     if (user?.kind !== 'link' || user.to !== 'employee') out.push(`${e.name}: ownership user '${o.user}' is not a link of ${via.name} to employee`);

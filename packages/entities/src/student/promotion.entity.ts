@@ -29,6 +29,9 @@ export const promotion = defineEntity({
     prmtn_by: text({ label: 'Promoted By', readOnly: true, gridHidden: true, max: 150 }),
   },
   routes: ['list', 'get'],
+  // Under 'his students only': the promotions of the sections he taught in the year they were promoted from
+  // (what the run and the undo already require of him).
+  ownership: { through: 'subject_detail', match: { frm_sec_cd: 'sec_cd', crt_acdm_cd: 'acdm_cd' }, user: 'usr_cd' },
   workflowButtons: [
     {
       button: 'undo',

@@ -86,9 +86,11 @@ async function blockers(tx: Tx, ctx: RequestContext, prmtnCd: number, toAcdmCd: 
  */
 export async function undoPromotion(db: Db, ctx: RequestContext, prmtnCd: number): Promise<Row> {
   return db.transaction(async (tx) => {
-    const peek = await getRow(tx, promotionEntity, ctx, prmtnCd);
+    // Read whoever's it is: another teacher's promotion is refused below by name (403), not hidden (404).
+    const all = { ...ctx, dataChk: false };
+    const peek = await getRow(tx, promotionEntity, all, prmtnCd);
     await lockTargetYear(tx, ctx.instCd, Number(peek.to_acdm_cd));
-    const p = await getRow(tx, promotionEntity, ctx, prmtnCd, true);
+    const p = await getRow(tx, promotionEntity, all, prmtnCd, true);
     // The same doors as the run: both years open to the user, the from-section his under 'his students only'.
     const years = await instituteYears(tx, ctx.instCd);
     const from = years.find((y) => y.acdm_cd === Number(p.crt_acdm_cd))!;
