@@ -72,11 +72,16 @@ run('first load', () => {
   let gridAskedAt = Number.NaN;
   let listAnsweredAt = Number.NaN;
   const unstyled: Record<string, string[]> = {};
+  const cacheControl = new Map<string, string>();
   const styled = mantineStyled();
   const agGrid = builtFilesWith('ag-root-wrapper');
 
   beforeAll(async () => {
     env = await startE2e();
+    env.page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (!cacheControl.has(path)) cacheControl.set(path, r.headers()['cache-control'] ?? '');
+    });
     login = await fetchedDuring(env.page, async () => {
       await env.page.goto(`${env.baseUrl}/login`);
       await env.page.locator('button[type="submit"]').waitFor();
@@ -116,6 +121,15 @@ run('first load', () => {
     expect(used.length).toBeGreaterThan(100);
     expect(used.filter((c) => !inCss.has(c)), 'Mantine classes in the scripts with no styles in the build').toEqual([]);
     expect(unstyled).toEqual({ login: [], 'after sign-in': [], 'list page': [] });
+  });
+
+  it('lets the browser keep hashed files for a year, and asks again for the page and the language file', () => {
+    const hashed = [...cacheControl].filter(([p]) => /^\/assets\/[^/]+-[\w-]{8}\.(js|css)$/.test(p));
+    expect(hashed.length).toBeGreaterThan(5);
+    for (const [p, c] of hashed) expect(c, p).toBe('public, max-age=31536000, immutable');
+    // Same name whatever its content: a translation changed on the server must reach a browser that has the old one.
+    expect(cacheControl.get('/assets/language/english.json')).toBe('no-cache');
+    expect(cacheControl.get('/login')).toBe('no-cache');
   });
 
   it('downloads no font on the English sign-in page (the Tamil font comes only with Tamil text)', () => {

@@ -228,8 +228,10 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
       wildcard: false,
       index: ['index.html'],
       preCompressed: true,
-      // Hashed asset names never change content: cache them for a year; index.html is always revalidated.
-      setHeaders: (res, path) => res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      // Hashed asset names never change content: cache them for a year. index.html and the language files
+      // (public/assets/language: the same name whatever the translation says) are always revalidated.
+      setHeaders: (res, path) =>
+        res.header('cache-control', path.includes('/assets/') && !path.includes('/assets/language/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
     });
   }
   app.setNotFoundHandler((req, reply) => {
