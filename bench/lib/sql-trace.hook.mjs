@@ -32,7 +32,9 @@ if (out) {
     const at = Date.now();
     const done = (ok) => {
       if (!text) return;
-      pending.push(`${JSON.stringify({ at, ms: performance.now() - t0, ok, name: config?.name ?? null, text, values: vals ?? [] })}\n`);
+      // generic: sent on a connection that keeps generic plans (the server's genericPlanDb pool).
+      const generic = /plan_cache_mode=force_generic_plan/.test(this.connectionParameters?.options ?? '');
+      pending.push(`${JSON.stringify({ at, ms: performance.now() - t0, ok, name: config?.name ?? null, generic, text, values: vals ?? [] })}\n`);
     };
     // pg.Pool.query passes a callback (values may be the callback itself); a client's own query gets a promise.
     if (typeof values === 'function') {
