@@ -128,7 +128,10 @@ export async function insertMany(
   for (const p of prepared) {
     const values: Row = { ...p.values, ...scope, crt_by: ctx.user.usr_cd };
     const names = Object.keys(values).filter((n) => values[n] !== undefined).sort().join(',');
-    groups.set(names, [...(groups.get(names) ?? []), { line: p.line, values }]);
+    // Appended in place: copying the group for every row made 50,000 rows ~1.25 billion copies (70 s).
+    const group = groups.get(names);
+    if (group) group.push({ line: p.line, values });
+    else groups.set(names, [{ line: p.line, values }]);
   }
   for (const [names, group] of groups) {
     for (const part of chunks(group, ROWS_PER_STATEMENT)) {
