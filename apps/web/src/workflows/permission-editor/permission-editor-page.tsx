@@ -321,34 +321,36 @@ export function PermissionEditorPage(): JSX.Element {
                           pl={{ base: 0, xs: 'lg' }}
                           style={{ borderBottom: '1px solid var(--mantine-color-gray-1)' }}
                         >
-                          <Checkbox
-                            miw={200}
-                            label={pageLabel(p)}
-                            title={t('permission.allowed', { defaultValue: 'Allowed' })}
-                            checked={grant.allowed}
-                            disabled={subjectId === null}
-                            onChange={(e) => {
-                              const on = e.currentTarget.checked;
-                              setState((s) => setAllowed(s, p, on));
-                            }}
-                          />
-                          {/* Greyed out where the page's rows belong to no student; a stale tick there can still be cleared. */}
-                          <Tooltip label={p.dataChkNote ?? ''} disabled={p.dataChk} multiline w={260} withArrow>
-                            <Box component="span" data-own-only={`${p.module}/${p.page}`}>
-                              <Checkbox
-                                size="xs"
-                                label={ownOnlyLabel}
-                                aria-label={`${pageLabel(p)}: ${ownOnlyLabel}`}
-                                checked={ownOnly}
-                                disabled={subjectId === null || (!p.dataChk && !ownOnly)}
-                                error={!p.dataChk && ownOnly ? p.dataChkNote : undefined}
-                                onChange={(e) => {
-                                  const on = e.currentTarget.checked;
-                                  setState((s) => setOwnOnly(s, p, on));
-                                }}
-                              />
-                            </Box>
-                          </Tooltip>
+                          <Group gap="md" wrap="nowrap">
+                            <Checkbox
+                              miw={{ base: 170, sm: 200 }}
+                              label={pageLabel(p)}
+                              title={t('permission.allowed', { defaultValue: 'Allowed' })}
+                              checked={grant.allowed}
+                              disabled={subjectId === null}
+                              onChange={(e) => {
+                                const on = e.currentTarget.checked;
+                                setState((s) => setAllowed(s, p, on));
+                              }}
+                            />
+                            {/* Greyed out where the page's rows belong to no student; a stale tick there can still be cleared. */}
+                            <Tooltip label={p.dataChkNote ?? ''} disabled={p.dataChk} multiline w={260} withArrow>
+                              <Box component="span" data-own-only={`${p.module}/${p.page}`}>
+                                <Checkbox
+                                  size="xs"
+                                  label={ownOnlyLabel}
+                                  aria-label={`${pageLabel(p)}: ${ownOnlyLabel}`}
+                                  checked={ownOnly}
+                                  disabled={subjectId === null || (!p.dataChk && !ownOnly)}
+                                  error={!p.dataChk && ownOnly ? p.dataChkNote : undefined}
+                                  onChange={(e) => {
+                                    const on = e.currentTarget.checked;
+                                    setState((s) => setOwnOnly(s, p, on));
+                                  }}
+                                />
+                              </Box>
+                            </Tooltip>
+                          </Group>
                           <Chip.Group
                             multiple
                             value={grant.buttons}
