@@ -1,7 +1,7 @@
 import { findPage, isAdminRole, type PageDef } from '@campus/entities/pages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { rows, sql, type Db } from '../db/client';
+import { genericPlanDb, rows, sql, type Db } from '../db/client';
 import type { RouteDocs } from '../engine/openapi-docs';
 import { CREDENTIALS_CHANGED, forbidden, unauthorized } from '../lib/http-error';
 import { combinePermissions, hasButton, permissionColumnsSql, permissionRowsSql, type EffectivePermission, type PermRow } from './permission';
@@ -183,8 +183,11 @@ async function loadContext(db: Db, cfg: Config, token: string, askedInst: number
               'own', p.usr_prms_usr_cd IS NOT DISTINCT FROM ${usr}))
            ${permissionRowsSql(usr, inst, pages)})`
     : sql`NULL::json`;
+  // On the generic-plan connections: PostgreSQL's 'auto' settles on this statement's generic plan anyway
+  // (a session by its token's unique hash), and a list request then stays on one backend for its
+  // context, page and count instead of hopping between two (each hop wakes another process).
   const [r] = await rows<ContextRow>(
-    db,
+    genericPlanDb(db),
     sql`WITH s AS (
           SELECT sess_cd, usr_cd, sess_seen_at FROM session
           WHERE sess_token_hash = ${hashToken(token)} AND sess_revoked_at IS NULL
