@@ -108,7 +108,7 @@ describe.runIf(browserAvailable())('importing students with a progress bar', () 
       expect(stored.json.total).toBe(ROWS);
       await cdp.detach();
       expect(env.problems).toEqual([]);
-    });
+    }, 300_000);
   }
 
   it('a file past the row limit or of another table ends with the sentence as a toast, and nothing on the bar', async () => {

@@ -82,7 +82,8 @@ describe.each(backends)('import progress on %s', (backend) => {
       { phase: 'write', done: 6_000, total: 6_000 },
     ]);
     expect(await total(`Flow ${tag}`)).toBe(6_000);
-  });
+    // Three uploads of 6,000 rows, one written: minutes on a loaded two-core box.
+  }, 300_000);
 
   it('refuses what it can see early with an ordinary 4xx, progress asked or not', async () => {
     const wrongTable = await upload('other.csv', 'Book Title,Author\nGodaan,Premchand\n', true, true);
@@ -102,7 +103,7 @@ describe.each(backends)('import progress on %s', (backend) => {
     expect(reads.at(-1)?.done).toBe(MAX_IMPORT_ROWS);
     expect(lines.some((l) => l.phase === 'check')).toBe(false);
     expect(await total(`Over ${tag}`)).toBe(0);
-  });
+  }, 120_000);
 
   it('refuses a file past the size limit with a sentence, not a generic error', async () => {
     // Long rows, fewer than the row limit: the byte limit is what stops this one.
@@ -113,5 +114,5 @@ describe.each(backends)('import progress on %s', (backend) => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(413);
     expect(res.json<{ message: string }>().message).toBe(TOO_LARGE);
     expect(await total(`Big ${tag}`)).toBe(0);
-  });
+  }, 120_000);
 });
