@@ -58,9 +58,18 @@ await withClient(url, async (c: pg.Client) => {
   ];
   const out: (string | number)[][] = [];
   let n = 0;
-  for (const [label, query] of kinds) {
-    const p = parseListParams(student, query);
-    const built = listQueries(database.db, student, ctx, p);
+  const entity = (name: string) => entities.find((e) => e.name === name)!;
+  // The fee pages of the mix's other half run on generic plans too (no search): they must plan as well.
+  const all: [string, Record<string, string>, string][] = [
+    ...kinds.map(([l, q]): [string, Record<string, string>, string] => [l, q, 'student']),
+    ['fee management by balance', { sort: 'balAmt', dir: 'desc', size: '50' }, 'fee_collection'],
+    ['fee defaulters, first page', { size: '50' }, 'fee_report'],
+  ];
+  for (const [label, query, name] of all) {
+    const e = entity(name);
+    if (!e) continue;
+    const p = parseListParams(e, query);
+    const built = listQueries(database.db, e, { ...ctx, page: null }, p);
     for (const [part, q] of [['page', built.page], ['count', built.count]] as const) {
       const { sql, params } = q.toSQL();
       const name = `gp_${n++}`;
