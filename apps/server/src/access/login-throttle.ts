@@ -97,6 +97,10 @@ class Throttled extends Error {
 }
 
 /**
+ * The clock is read at each statement (clock_timestamp), not at the transaction's start (now()): a try that
+ * waited for another's row lock must compare with the time it really runs, or a wait of zero set by the one
+ * before would look like a wait still to come.
+ *
  * Counts the try on every counter, or on none: when one of them is still waiting, nothing is counted and the
  * answer is 429 with the longest wait (Retry-After in seconds). Counters untouched for LOGIN_FORGET_HOURS
  * start again from one.
@@ -108,25 +112,25 @@ export async function countTry(db: Db, cfg: Config, counters: Counter[], reply: 
     await db.transaction(async (tx) => {
       let waitMs = 0;
       for (const c of ordered) {
-        const stale = sql`a.atmpt_last_at < now() - make_interval(hours => ${cfg.loginForgetHours})`;
+        const stale = sql`a.atmpt_last_at < clock_timestamp() - make_interval(hours => ${cfg.loginForgetHours})`;
         const n = sql`(CASE WHEN ${stale} THEN 1 ELSE a.atmpt_fail_cnt + 1 END)`;
         const counted = await rows<{ atmpt_fail_cnt: number }>(
           tx,
           sql`INSERT INTO login_attempt AS a (atmpt_key, atmpt_kind, atmpt_usr_nm, atmpt_ip, atmpt_fail_cnt, atmpt_first_at, atmpt_last_at, atmpt_next_at)
-              VALUES (${c.key}, ${c.kind}, ${c.usrNm?.slice(0, 60) ?? null}, ${c.ip?.slice(0, 60) ?? null}, 1, now(), now(),
-                      now() + make_interval(secs => ${waitAfter(cfg, c.free, c.maxWaitMs, 1) / 1000}))
+              VALUES (${c.key}, ${c.kind}, ${c.usrNm?.slice(0, 60) ?? null}, ${c.ip?.slice(0, 60) ?? null}, 1, clock_timestamp(), clock_timestamp(),
+                      clock_timestamp() + make_interval(secs => ${waitAfter(cfg, c.free, c.maxWaitMs, 1) / 1000}))
               ON CONFLICT (atmpt_key) DO UPDATE SET
                 atmpt_fail_cnt = ${n},
-                atmpt_first_at = CASE WHEN ${stale} THEN now() ELSE a.atmpt_first_at END,
-                atmpt_last_at = now(),
-                atmpt_next_at = now() + make_interval(secs => ${waitSql(cfg, c, n)} / 1000)
-              WHERE a.atmpt_next_at <= now()
+                atmpt_first_at = CASE WHEN ${stale} THEN clock_timestamp() ELSE a.atmpt_first_at END,
+                atmpt_last_at = clock_timestamp(),
+                atmpt_next_at = clock_timestamp() + make_interval(secs => ${waitSql(cfg, c, n)} / 1000)
+              WHERE a.atmpt_next_at <= clock_timestamp()
               RETURNING a.atmpt_fail_cnt`,
         );
         if (counted.length === 0) {
           const [w] = await rows<{ ms: number }>(
             tx,
-            sql`SELECT greatest(extract(epoch FROM atmpt_next_at - now()) * 1000, 0)::float8 AS ms FROM login_attempt WHERE atmpt_key = ${c.key}`,
+            sql`SELECT greatest(extract(epoch FROM atmpt_next_at - clock_timestamp()) * 1000, 0)::float8 AS ms FROM login_attempt WHERE atmpt_key = ${c.key}`,
           );
           waitMs = Math.max(waitMs, Number(w?.ms ?? 0));
         }
