@@ -13,10 +13,10 @@ import { call, login, startTestServer, type Session, type TestServer } from './t
  * 5xx, and every refusal carries a message; so are every entity's create and update bodies. Bounded for CI on
  * PGlite: a table of the known cases over every
  * route, then a fixed number of random requests (a fixed seed unless FUZZ_SEED is set; FUZZ_RUNS for more), about
- * 3,000 in all.
+ * 2,000 in all.
  */
 
-const RANDOM_GETS = Number(process.env.FUZZ_RUNS ?? 800);
+const RANDOM_GETS = Number(process.env.FUZZ_RUNS ?? 600);
 const RANDOM_LOGINS = 250;
 /** Random create and update bodies per entity (an emptied yes/no field answered 500 on update). */
 const BODIES_PER_ENTITY = 2;
@@ -147,9 +147,9 @@ describe(`malformed input fuzz (${backend}): no request answers 5xx`, () => {
       }
       await get(route, {}, [['q', '\u0000']]);
       if (route.query.includes('page')) await get(route, {}, [['page', '1e308'], ['size', '1e17']]);
-      // Its first documented filters (the first ones of a list are its key and its links) with a NUL and with
+      // Its first two documented filters (a list declares its key and links first) with a NUL and with
       // a code past the integer range.
-      for (const name of route.query.filter((n) => n.startsWith('f_')).slice(0, 3)) {
+      for (const name of route.query.filter((n) => n.startsWith('f_')).slice(0, 2)) {
         await get(route, {}, [[name, 'a\u0000']]);
         await get(route, {}, [[name, '2147483648']]);
       }
