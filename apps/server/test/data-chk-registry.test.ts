@@ -1,7 +1,7 @@
 import { dataChkApplies, dataChkRefusal } from '@campus/entities/data-chk';
 import { apiPath, hasRoute, type AnyEntity } from '@campus/entities/define';
 import { livePages, type PageDef } from '@campus/entities/pages';
-import { entity, findEntity } from '@campus/entities/registry';
+import { entities, entity, findEntity, ownershipIssues } from '@campus/entities/registry';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/client';
@@ -17,6 +17,28 @@ type Row = Record<string, unknown>;
  * anyway (before saves refused it) opens nothing.
  */
 const listed: PageDef[] = livePages().filter((pg) => pg.entity !== undefined && hasRoute(entity(pg.entity), 'list'));
+
+describe('ownership of the record a row is about, as declared', () => {
+  it('refuses fields that are not there and entities that own nothing or own through another record', () => {
+    const history = entity('action_history');
+    const broken = (ownership: AnyEntity['ownership']): string[] => ownershipIssues([...entities, { ...history, name: 'broken_history', ownership }]);
+    expect(broken({ entity: 'no_such', key: 'actn_hsty_row_key' })).toEqual(["broken_history: ownership record field 'no_such' is not a field"]);
+    expect(broken({ entity: 'actn_hsty_entity', key: 'actn_hsty_row_key', entities: { Religion: 'religion' } })).toEqual([
+      "broken_history: ownership record 'Religion' names religion, which is not a registered entity with an ownership",
+    ]);
+    expect(broken({ entity: 'actn_hsty_entity', key: 'actn_hsty_row_key', entities: { Issue: 'book_checkout' } })).toEqual([
+      "broken_history: ownership record 'Issue' names book_checkout, whose ownership is about another record",
+    ]);
+  });
+
+  it('lets an institute row go through a year mapping only when the match names the year', () => {
+    const promotion = entity('promotion');
+    const broken = (match: Record<string, string>): string[] =>
+      ownershipIssues([...entities, { ...promotion, name: 'broken_promotion', ownership: { through: 'subject_detail', match, user: 'usr_cd' } }]);
+    expect(broken({ frm_sec_cd: 'sec_cd', crt_acdm_cd: 'acdm_cd' })).toEqual([]);
+    expect(broken({ frm_sec_cd: 'sec_cd' })).toEqual(["broken_promotion: ownership through 'subject_detail' needs both in the same institute or academic-year scope"]);
+  });
+});
 
 describe.each(backends)("every page with 'his students only', on %s", (backend) => {
   let srv: TestServer;
