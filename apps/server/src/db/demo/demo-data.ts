@@ -4,7 +4,6 @@ import { hash } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { rows, sql, type Db, type DbOrTx } from '../client';
 import { refreshFeeNames } from '../../hooks/fee.hooks';
-import { refreshStatistics } from '../statistics';
 import { addDays, birthDate, holidaysOf, inYear, iso } from './calendar';
 import { customReportDemo } from './custom-report-demo';
 import { feeBillsDemo } from './fee-bills';
@@ -94,7 +93,7 @@ const phone = (r: Rng): string => `+91 ${r.pick(['9', '8', '7', '6'])}${r.int(10
 const mailPart = (s: string): string => s.toLowerCase().replace(/[^a-z]/g, '');
 
 async function add(c: Ctx, name: string, list: Row[], returning: string[] = []): Promise<Row[]> {
-  const out = await insertRows(c.tx, name, list, returning);
+  const out = await insertRows(c.tx, name, list, returning, { rebuildIndexes: c.bulk });
   c.counts[name] = (c.counts[name] ?? 0) + out.length;
   return out;
 }
@@ -646,6 +645,17 @@ async function accounts(c: Ctx, built: Built, passwords: Map<AccountLogin, { cle
   return out;
 }
 
+async function analyzeFilledTables(db: Db): Promise<void> {
+  const filled = await rows<{ t: string }>(
+    db,
+    sql`SELECT c.relname AS t FROM pg_class c
+        WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND pg_relation_size(c.oid) > 0 ORDER BY c.relname`,
+  );
+  if (filled.length === 0) return;
+  // Names read from the catalog, quoted as identifiers.
+  await db.execute(sql`ANALYZE ${sql.join(filled.map((f) => sql.identifier(f.t)), sql`, `)}`);
+}
+
 /**
  * The demo school's and college's content for the current academic year, on top of seedIfEmpty's
  * institutes, years and masters. One transaction; does nothing when the school already has classes, so a
@@ -691,7 +701,9 @@ export async function generateDemo(db: Db, opts: DemoOptions = {}): Promise<Demo
     }
     return { created: true, accounts: made };
   });
-  // Thousands of rows just arrived: plan the first lists on their real sizes (db/statistics.ts).
-  if (result.created) await refreshStatistics(db);
+  // Thousands of rows just arrived: plan the first lists on their real sizes (db/statistics.ts). The tables
+  // that hold rows only: PostgreSQL's own catalogs took three quarters of a whole-database ANALYZE (2.9 s
+  // of 3.6 s on a loaded box), and the server's periodic refresh (keepStatistics) covers them later.
+  if (result.created) await analyzeFilledTables(db);
   return { ...result, counts, ms: performance.now() - t0 };
 }
