@@ -273,7 +273,13 @@ const NDJSON = 'application/x-ndjson';
  * toasted and thrown as a refusal would be. A server answering plain JSON is read as upload() reads it.
  */
 function uploadWithProgress<T>(url: string, formData: FormData, opts: ProgressUploadOptions = {}): Promise<T> {
-  const call = startCall('POST', url, false, true, opts);
+  let call: Call;
+  try {
+    call = startCall('POST', url, false, true, opts);
+  } catch (e) {
+    // Refused before it went out (signed out, signing out): a rejected promise, as the fetch calls give.
+    return Promise.reject(e);
+  }
   const { controller } = call;
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -131,6 +131,13 @@ describe('upload with progress', () => {
     expect(shown()).toEqual([{ message: 'The file is not a valid .xlsx workbook.', color: 'red' }]);
   });
 
+  it('signed out, it sends nothing and gives a rejected promise rather than throwing', async () => {
+    signOut();
+    const call = http.uploadWithProgress('/api/student/import', new FormData());
+    await expect(call).rejects.toMatchObject({ status: 401, cancelled: true });
+    expect(FakeXhr.last).toBeNull();
+  });
+
   it('is cancelled with the page: the request is aborted and nothing is toasted', async () => {
     const call = http.uploadWithProgress('/api/student/import', new FormData());
     const xhr = sent();
