@@ -18,7 +18,6 @@ import { fmt, table } from '../lib/stats';
 
 const { values: args } = parseArgs({ options: { db: { type: 'string', default: 'campus_bench' }, verbose: { type: 'boolean', default: false } } });
 const url = urlOf(args.db!);
-const student = entities.find((e) => e.name === 'student')!;
 const database = await openDatabase({ databaseUrl: url });
 
 interface PlanNode {

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -120,7 +121,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     if (generic) genericPlanHandles.set(db, drizzlePg(generic, { logger }) as unknown as Db);
     return { db, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), generic?.end()])) };
   }
-  const client = await PGlite.create(opts.dataDir ?? 'memory://', { extensions: { pg_trgm } });
+  const client = await PGlite.create(opts.dataDir ?? 'memory://', { extensions: { pg_trgm, btree_gin } });
   const db = drizzlePglite(client, { logger }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
 }

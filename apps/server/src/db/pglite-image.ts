@@ -12,6 +12,7 @@
  * initdb (5 s on a loaded box); copying the folder took 0.4 s.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { createHash } from 'node:crypto';
@@ -86,7 +87,7 @@ export async function buildPgliteImage(imageDir: string = defaultImageDir): Prom
   const tmp = `${imageDir}.${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
-  const client = await PGlite.create(join(tmp, 'data'), { extensions: { pg_trgm } });
+  const client = await PGlite.create(join(tmp, 'data'), { extensions: { pg_trgm, btree_gin } });
   try {
     await migrate(drizzle(client) as unknown as Db);
   } finally {
