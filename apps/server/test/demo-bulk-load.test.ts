@@ -1,10 +1,10 @@
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client';
 import { generateDemo } from '../src/db/demo/demo-data';
 import { migrate } from '../src/db/migrate';
+import { pgliteExtensions } from '../src/db/pglite-image';
 import { seedIfEmpty } from '../src/db/seed';
 
 /**
@@ -14,7 +14,7 @@ import { seedIfEmpty } from '../src/db/seed';
 const TODAY = new Date('2026-11-20T10:00:00Z');
 
 async function demoDatabase(rowByRow: boolean): Promise<PGlite> {
-  const pg = await PGlite.create('memory://', { extensions: { pg_trgm } });
+  const pg = await PGlite.create('memory://', { extensions: pgliteExtensions });
   const db = drizzle(pg) as unknown as Db;
   await migrate(db);
   await seedIfEmpty(db, 'Test-Admin-Pass-1');

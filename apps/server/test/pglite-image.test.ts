@@ -1,5 +1,4 @@
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client';
 import { migrate, migrationsDir } from '../src/db/migrate';
-import { buildPgliteImage, imageChecksum, restorePgliteImage } from '../src/db/pglite-image';
+import { buildPgliteImage, imageChecksum, pgliteExtensions, restorePgliteImage } from '../src/db/pglite-image';
 
 /** Everything the migrations make, as text: tables and columns, constraints, indexes, views, functions, triggers. */
 async function schemaListing(pg: PGlite): Promise<string[]> {
@@ -45,8 +44,8 @@ describe('the migrated empty database made at build time (pglite-image)', () => 
   it('a first start from it has exactly the schema that migrating from scratch gives, and nothing left to migrate', async () => {
     const dataDir = join(work, 'fresh', 'data');
     expect(await restorePgliteImage(dataDir, imageDir)).toBe('copied');
-    const restored = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-    const scratch = await PGlite.create('memory://', { extensions: { pg_trgm } });
+    const restored = await PGlite.create(dataDir, { extensions: pgliteExtensions });
+    const scratch = await PGlite.create('memory://', { extensions: pgliteExtensions });
     try {
       const applied = await migrate(drizzle(scratch) as unknown as Db);
       expect(applied.length).toBeGreaterThan(20);
@@ -65,7 +64,7 @@ describe('the migrated empty database made at build time (pglite-image)', () => 
     // The image itself is left as it was (the copy is the database's own).
     const again = join(work, 'again');
     expect(await restorePgliteImage(again, imageDir)).toBe('copied');
-    const second = await PGlite.create(again, { extensions: { pg_trgm } });
+    const second = await PGlite.create(again, { extensions: pgliteExtensions });
     expect((await second.query<{ n: number }>(`SELECT count(*)::int AS n FROM institute`)).rows[0].n).toBe(0);
     await second.close();
   });

@@ -9,7 +9,7 @@
  * initdb and every migration, so an image can never give a database another schema than migrating would.
  *
  * PGlite's own loadDataDir (a tarball) was measured first: unpacking through its file system took as long as
- * initdb (5 s on a loaded box); copying the folder took 0.4 s.
+ * initdb (5 s on a loaded box); copying the folder took 0.2-0.4 s.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
@@ -17,12 +17,15 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { createHash } from 'node:crypto';
 import { constants, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './client';
 import { migrate, migrationsDir } from './migrate';
+
+/** The extensions the server's PGlite loads (db/client.ts): the image is made with the same. */
+export const pgliteExtensions = { pg_trgm, btree_gin };
 
 /** apps/server/dist/pglite-image (a build artefact, not in git). */
 export const defaultImageDir = join(dirname(fileURLToPath(import.meta.url)), '../../dist/pglite-image');
@@ -87,7 +90,7 @@ export async function buildPgliteImage(imageDir: string = defaultImageDir): Prom
   const tmp = `${imageDir}.${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
-  const client = await PGlite.create(join(tmp, 'data'), { extensions: { pg_trgm, btree_gin } });
+  const client = await PGlite.create(join(tmp, 'data'), { extensions: pgliteExtensions });
   try {
     await migrate(drizzle(client) as unknown as Db);
   } finally {
@@ -98,6 +101,21 @@ export async function buildPgliteImage(imageDir: string = defaultImageDir): Prom
   await rm(imageDir, { recursive: true, force: true });
   await rename(tmp, imageDir);
   return { built: true, ms: performance.now() - t0, migrations: want.migrations };
+}
+
+/**
+ * Every file of the image at once (some 1,700 files, 48 MB): 0.16-0.18 s where fs.cp, one file after another,
+ * took 0.45-0.55 s (a fresh process on a loaded box). Copy-on-write where the file system offers it (btrfs,
+ * xfs, APFS), a plain copy elsewhere.
+ */
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  const entries = await readdir(from, { withFileTypes: true });
+  await Promise.all(
+    entries.map((e) =>
+      e.isDirectory() ? copyTree(join(from, e.name), join(to, e.name)) : copyFile(join(from, e.name), join(to, e.name), constants.COPYFILE_FICLONE),
+    ),
+  );
 }
 
 export type ImageUse = 'copied' | 'not-empty' | 'no-image' | 'stale' | 'memory';
@@ -123,8 +141,7 @@ export async function restorePgliteImage(dataDir: string, imageDir: string = def
   const tmp = `${target}.image-${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(dirname(target), { recursive: true });
-  // Copy-on-write where the file system offers it (btrfs, xfs, APFS), a plain copy elsewhere.
-  await cp(join(imageDir, 'data'), tmp, { recursive: true, mode: constants.COPYFILE_FICLONE });
+  await copyTree(join(imageDir, 'data'), tmp);
   if (existing) await rmdir(target);
   await rename(tmp, target);
   return 'copied';
