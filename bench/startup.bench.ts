@@ -3,7 +3,8 @@
  * starts it (NODE_ENV=production, no ADMIN_PASSWORD or DEMO_PASSWORD, so the first start writes the demo and
  * prints the generated passwords), timed from spawn until GET /api/health answers 200. The server's own
  * 'started' log line gives where the time went: load (node and every module, transpiling included when run
- * through tsx), open, migrate, seed, demo, app (routes, hooks, realtime) and listen. 'outside' is what the
+ * through tsx), image (copying the migrated empty database made at build time, src/db/pglite-image.ts), open,
+ * migrate, seed, demo, app (routes, hooks, realtime) and listen. 'outside' is what the
  * phases do not cover: the npm wrapper and the health poll. 'cpu' is the server's CPU time until it listened,
  * which a busy machine stretches far less than the wall clock.
  *
@@ -29,7 +30,7 @@ const { values: args } = parseArgs({
   },
 });
 const runs = Number(args.runs);
-const PHASES = ['load', 'open', 'migrate', 'seed', 'demo', 'app', 'listen'] as const;
+const PHASES = ['load', 'image', 'open', 'migrate', 'seed', 'demo', 'app', 'listen'] as const;
 
 interface Run {
   totalMs: number;

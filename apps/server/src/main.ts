@@ -20,6 +20,7 @@ const phase = (name: string): void => {
 const cfg = configFromEnv();
 // A new PGlite folder starts as a copy of the migrated empty database made at build time, when it matches.
 const image: ImageUse | undefined = cfg.databaseUrl ? undefined : await restorePgliteImage(cfg.dataDir);
+phase('image');
 const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, preparedStatements: cfg.preparedStatements });
 phase('open');
 const applied = await migrate(database.db);
