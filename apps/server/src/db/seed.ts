@@ -95,7 +95,9 @@ export async function seedIfEmpty(db: Db, adminPassword?: string): Promise<SeedR
     return { created: false };
   }
   const password = adminPassword ?? randomBytes(12).toString('base64url');
-  const pwdHash = await hash(password);
+  // Hashed on libuv's threads while the masters are written; awaited for the ADMIN row.
+  const hashing = hash(password);
+  hashing.catch(() => undefined);
   // A process that loses the race to another one starting at the same time created nothing: it must not
   // print a password (or build the demo) for data it did not write.
   const created = await db.transaction(async (tx) => {
@@ -118,7 +120,7 @@ export async function seedIfEmpty(db: Db, adminPassword?: string): Promise<SeedR
     const admin = await insertOne(
       tx,
       'employee',
-      { inst_cd: school.instCd, usr_nm: ADMIN_LOGIN, usr_full_nm: 'Administrator', usr_id: 'EMP0001', usr_typ: school.adminRole, usr_is_lgn: true, usr_pwd: pwdHash, usr_gnd: 'Other', usr_eml: 'admin@sunrise-school.example' },
+      { inst_cd: school.instCd, usr_nm: ADMIN_LOGIN, usr_full_nm: 'Administrator', usr_id: 'EMP0001', usr_typ: school.adminRole, usr_is_lgn: true, usr_pwd: await hashing, usr_gnd: 'Other', usr_eml: 'admin@sunrise-school.example' },
       'usr_cd',
     );
     await insertOne(tx, 'user_institute', { inst_cd: college.instCd, usr_cd: admin, usr_inst_sts: true, usr_inst_dscr: 'Administrator of both institutes' }, 'usr_inst_cd');

@@ -666,14 +666,15 @@ export async function generateDemo(db: Db, opts: DemoOptions = {}): Promise<Demo
   const seed = opts.seed ?? DEMO_SEED;
   const scale = Math.max(1, Math.floor(opts.scale ?? 1));
   const today = (opts.today ?? new Date()).toISOString().slice(0, 10);
-  const passwords = new Map<AccountLogin, { clear: string; hash: string }>(
-    await Promise.all(
-      ACCOUNT_LOGINS.map(async (login) => {
-        const clear = opts.password ?? randomBytes(12).toString('base64url');
-        return [login, { clear, hash: await hash(clear) }] as const;
-      }),
-    ),
+  // Hashed on libuv's threads while the school is written; awaited where the accounts are made.
+  const hashing = Promise.all(
+    ACCOUNT_LOGINS.map(async (login) => {
+      const clear = opts.password ?? randomBytes(12).toString('base64url');
+      return [login, { clear, hash: await hash(clear) }] as const;
+    }),
   );
+  // A failure surfaces where the accounts await it; without a demo to write nothing waits for it.
+  hashing.catch(() => undefined);
   const counts: Record<string, number> = {};
   const result = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727276)`);
@@ -697,7 +698,7 @@ export async function generateDemo(db: Db, opts: DemoOptions = {}): Promise<Demo
       const bulk = await bulkLoad(tx, opts);
       const c: Ctx = { tx, plan, instCd: instRow.inst_cd, acdmCd: yr.acdm_cd, startYear: yr.acdm_strt_yr, admin: admin.usr_cd, scale, seed, today, counts, bulk };
       const built = await buildInstitute(c);
-      if (plan.kind === 'school') made = await accounts(c, built, passwords);
+      if (plan.kind === 'school') made = await accounts(c, built, new Map(await hashing));
     }
     return { created: true, accounts: made };
   });
