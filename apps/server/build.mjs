@@ -5,7 +5,7 @@
 //
 //   npm run build:server        (node apps/server/build.mjs)
 import { build } from 'esbuild';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -80,10 +80,15 @@ export async function buildServer() {
  * or PGlite changed. Its maker is compiled like the server and run here, in this process.
  */
 export async function buildImage() {
-  const maker = join(distDir, 'pglite-image.js');
+  // A file of this process's own: two builds at once (an e2e run beside a bench) never import half of one.
+  const maker = join(distDir, `pglite-image.${process.pid}.js`);
   await build({ ...options, entryPoints: [join(serverDir, 'src/db/pglite-image.ts')], outfile: maker });
-  const { buildPgliteImage, defaultImageDir } = await import(pathToFileURL(maker).href);
-  return { ...(await buildPgliteImage()), dir: defaultImageDir };
+  try {
+    const { buildPgliteImage, defaultImageDir } = await import(pathToFileURL(maker).href);
+    return { ...(await buildPgliteImage()), dir: defaultImageDir };
+  } finally {
+    await rm(maker, { force: true });
+  }
 }
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
