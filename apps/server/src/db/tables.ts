@@ -208,6 +208,8 @@ export const session = pgTable(
     sess_revoked_at: timestamp('sess_revoked_at', { withTimezone: true }),
     sess_ip: varchar('sess_ip', { length: 60 }),
     sess_pfm: varchar('sess_pfm', { length: 60 }),
+    /** A readable label of the browser's User-Agent ('Chrome on Windows'), shown in 'Signed-in devices'. */
+    sess_dev: varchar('sess_dev', { length: 80 }),
   },
   (t) => [uniqueIndex('session_token_uq').on(t.sess_token_hash), index('session_usr_idx').on(t.usr_cd)],
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "session" ADD COLUMN "sess_dev" varchar(80);
