@@ -16,6 +16,10 @@ export interface Config {
   logLevel: string;
   sessionIdleMinutes: number;
   sessionMaxHours: number;
+  /** Live sessions a user may hold at once; signing in beyond it ends the least recently used (SESSION_MAX_PER_USER). */
+  sessionMaxPerUser: number;
+  /** Origins besides the server's own that may open the realtime socket (ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins: string[];
   /**
    * Sign-in throttling (access/login-throttle.ts): failures per login id and address before each further try
    * waits (twice that per login id, six times per address), the first wait (doubling with each failure), the
@@ -57,6 +61,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     sessionIdleMinutes: Number(env.SESSION_IDLE_MINUTES ?? 120),
     sessionMaxHours: Number(env.SESSION_MAX_HOURS ?? 12),
+    sessionMaxPerUser: Math.max(1, Number(env.SESSION_MAX_PER_USER ?? 5) || 5),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     loginFreeFailures: Number(env.LOCKOUT_FAILURES ?? 5),
     loginFirstWaitMs: Number(env.LOGIN_FIRST_WAIT_MS ?? 1000),
     loginMaxWaitMinutes: Number(env.LOCKOUT_MINUTES ?? 15),
