@@ -251,6 +251,19 @@ export const loginDevice = pgTable(
 );
 
 /**
+ * Rows each user has read in bulk this hour (access/read-budget.ts): list answers add the rows they return.
+ * Crossing the budget sets rdb_blocked_at until an administrator lifts it. One row per user, across
+ * institutes and app instances; no foreign key, like the sign-in counters.
+ */
+export const readBudget = pgTable('read_budget', {
+  usr_cd: integer('usr_cd').primaryKey(),
+  rdb_window_at: timestamp('rdb_window_at', { withTimezone: true }).notNull().defaultNow(),
+  rdb_rows: integer('rdb_rows').notNull().default(0),
+  rdb_blocked_at: timestamp('rdb_blocked_at', { withTimezone: true }),
+  rdb_blocked_rows: integer('rdb_blocked_rows'),
+});
+
+/**
  * Uploaded files (POST /api/fileupload/). The bytes live on disk under upld_stored_nm; this row says whose
  * they are and for which entity field, so a write can accept only its own user's fresh upload (upld_id is
  * the file_id the client sends). A write claims it (upld_row_cd); replacing or deleting releases it, and
@@ -283,7 +296,7 @@ export const upload = pgTable(
 
 /** Everything drizzle-kit needs to diff the schema, by export name. */
 export function schemaForMigrations(): Record<string, unknown> {
-  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, upload };
+  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, readBudget, upload };
   for (const t of built.values()) if (!isView(t.entity)) out[t.entity.name] = t.table;
   return out;
 }
