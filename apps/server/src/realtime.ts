@@ -1,10 +1,11 @@
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import type { Config } from './config';
 import type { Db } from './db/client';
-import { resolveSession } from './access/session';
+import { hashToken, liveHashes, onSessionsEnded, resolveSession, sessionRoom } from './access/session';
 
 export interface Realtime {
   io: Server | null;
@@ -13,12 +14,42 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
+export interface RealtimeOptions {
+  /** How often this process looks for its sockets whose sessions expired or went idle (default a minute). */
+  sweepMs?: number;
+}
+
 /**
- * socket.io on the API server. A socket must present a live session token; it joins its user's room so
- * events reach the right person. With REDIS_URL, events cross server processes through Redis.
+ * Whether a handshake may come from where it says. No Origin: not a browser page of another site (browsers
+ * always send one for a cross-site websocket or request; a same-site polling GET may omit it), and the
+ * session token is still required. Otherwise the page must be this server's own (its Host, whatever the
+ * scheme: a TLS proxy in front changes it) or one of ALLOWED_ORIGINS.
  */
-export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config): Promise<Realtime> {
-  const io = new Server(app.server, { path: '/socket.io', serveClient: false });
+export function originAllowed(req: IncomingMessage, allowed: readonly string[]): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  if (allowed.includes(origin.replace(/\/+$/, ''))) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * socket.io on the API server. A socket must present a live session token and come from an allowed origin;
+ * it joins its user's room so events reach the right person, and its session's room so it closes when the
+ * session ends. With REDIS_URL, events (and those closings) cross server processes through Redis.
+ */
+export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config, options: RealtimeOptions = {}): Promise<Realtime> {
+  const io = new Server(app.server, {
+    path: '/socket.io',
+    serveClient: false,
+    allowRequest: (req, done) => {
+      const ok = originAllowed(req, cfg.allowedOrigins);
+      done(ok ? null : 'origin not allowed', ok);
+    },
+  });
   const closers: (() => Promise<unknown>)[] = [];
   if (cfg.redisUrl) {
     const pub = createClient({ url: cfg.redisUrl });
@@ -32,11 +63,32 @@ export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config):
     resolveSession(db, cfg, token)
       .then((usrCd) => {
         if (usrCd === null) return next(new Error('unauthorized'));
-        void socket.join(`user:${usrCd}`);
+        const hash = hashToken(token);
+        socket.data.tokenHash = hash;
+        void socket.join([`user:${usrCd}`, sessionRoom(hash)]);
         next();
       })
       .catch(() => next(new Error('unauthorized')));
   });
+
+  // Ended sessions (logout, 'Signed-in devices', the per-user limit, password, allow login off): through
+  // the adapter, so a socket held by another process closes too.
+  const stopListening = onSessionsEnded((rooms) => io.in(rooms).disconnectSockets(true));
+
+  // Expiry and idleness happen without a request to notice them: each process checks its OWN sockets'
+  // sessions once a minute (one indexed query for all of them) rather than on every emit, because most
+  // sockets only listen and an emit-time check would put a query in the path of every notification.
+  const sweep = setInterval(() => {
+    const sockets = [...io.of('/').sockets.values()];
+    const hashes = [...new Set(sockets.map((s) => String(s.data.tokenHash ?? '')))].filter(Boolean);
+    liveHashes(db, cfg, hashes)
+      .then((live) => {
+        for (const s of sockets) if (!live.has(String(s.data.tokenHash ?? ''))) s.disconnect(true);
+      })
+      .catch((err: unknown) => app.log.warn({ err }, 'realtime session sweep failed'));
+  }, options.sweepMs ?? 60_000);
+  sweep.unref();
+
   return {
     io,
     disconnectAll() {
@@ -44,6 +96,8 @@ export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config):
       io.engine.close();
     },
     async close() {
+      clearInterval(sweep);
+      stopListening();
       await new Promise<void>((r) => io.close(() => r()));
       for (const c of closers) await c().catch(() => undefined);
     },

@@ -14,6 +14,7 @@ import { registerLoginLockRoutes } from './login-lock.routes';
 import { MUST_CHANGE_PASSWORD, mustChangePassword, registerPasswordRoutes, setOwnPassword } from './password-change';
 import { countersFor, countTry, deviceHashOf, forgiveTry, isKnownDevice, rememberDevice } from './login-throttle';
 import { createSession, revokeToken } from './session';
+import { registerSessionRoutes } from './sessions.routes';
 
 export const BAD_LOGIN = 'Invalid login id or password.';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -55,6 +56,7 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
   const dummyHash = await hash(randomBytes(16).toString('hex'));
   registerLoginLockRoutes(app, db);
   registerPasswordRoutes(app, db, cfg);
+  registerSessionRoutes(app, db, cfg);
 
   app.post('/api/employee/login/', { config: { access: { kind: 'public' } }, schema: { tags: ['Auth'], summary: 'Sign in' } }, async (req, reply) => {
     const body = loginBody.safeParse(req.body);
@@ -90,7 +92,7 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
       if (!usr_pwd_new) throw new HttpError(403, MUST_CHANGE_PASSWORD, [{ field: 'usr_pwd_new', message: MUST_CHANGE_PASSWORD }]);
       await setOwnPassword(db, u, usr_pwd, usr_pwd_new, 'usr_pwd_new');
     }
-    const token = await createSession(db, cfg, u.usr_cd, req.ip, platformOf(req));
+    const token = await createSession(db, cfg, u.usr_cd, req.ip, platformOf(req), req.headers['user-agent'] ?? '');
     await logLogin(db, req, u, 'LOGIN');
     setXsrfCookie(reply, cfg);
     const isAdmin = isAdminRole(u.rl_nm);

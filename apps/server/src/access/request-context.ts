@@ -5,7 +5,7 @@ import { genericPlanDb, rows, sql, type Db } from '../db/client';
 import type { RouteDocs } from '../engine/openapi-docs';
 import { CREDENTIALS_CHANGED, forbidden, unauthorized } from '../lib/http-error';
 import { combinePermissions, hasButton, permissionColumnsSql, permissionRowsSql, type EffectivePermission, type PermRow } from './permission';
-import { hashToken } from './session';
+import { dropSocketsOf, hashToken } from './session';
 
 type PageRef = Pick<PageDef, 'module' | 'page'>;
 
@@ -224,7 +224,11 @@ async function buildContext(req: FastifyRequest, db: Db, cfg: Config, access: Ex
   const instHeader = deferred(() => intHeader(req, 'inst_cd', NOT_MAPPED));
   const pages = access.kind === 'page' ? [...access.pages, ...(access.earlierYear ? [access.earlierYear] : [])] : null;
   const row = await loadContext(db, cfg, token, instHeader.ok ? instHeader.value : null, pages);
-  if (!row) throw unauthorized('Your session has ended. Please sign in again.');
+  if (!row) {
+    // Found dead at use (expired, idle or ended): its realtime sockets go too.
+    dropSocketsOf(token);
+    throw unauthorized('Your session has ended. Please sign in again.');
+  }
   if (row.usr_cd == null || !row.usr_is_lgn) throw unauthorized('Your login has been disabled. Please contact the administrator.');
   const u = row as ContextRow & UserRow;
   // The headers must describe the token's own user: a client that edits them is refused, not obeyed.
