@@ -205,4 +205,32 @@ export async function actionHistory(
       crt_by: x.usr,
     })),
   );
+  if (school) await signInCounters(d, ipOf, recent.at(-1) ?? addDays(d.today, -1));
+}
+
+/**
+ * The Sign-in Locks page's counters as a morning leaves them: the librarian mistyped her password twice at
+ * her desk (below the free tries, so nothing waited), and someone on an outside address guessed seven times
+ * at a login id that does not exist ('PRINCIPAL') and was made to wait 1, 2 and 4 seconds. Rows are keyed as
+ * the sign-in's own throttle keys them, so a real try from the same place counts on.
+ */
+async function signInCounters(d: OfficeDemo, ipOf: Map<number, string>, day: string): Promise<void> {
+  const librarian = d.accounts.get('LIBRARIAN');
+  const desk = (librarian !== undefined ? ipOf.get(librarian) : undefined) ?? '192.168.1.31';
+  const outside = '203.0.113.45';
+  const at = (time: string): string => `${day}T${time}+05:30`;
+  const counters: [key: string, kind: string, usrNm: string | null, ip: string | null, fails: number, first: string, last: string, next: string][] = [
+    [`p:librarian|${desk}`, 'Login Id and Address', 'LIBRARIAN', desk, 2, at('08:41:12'), at('08:41:40'), at('08:41:40')],
+    ['u:librarian', 'Login Id', 'LIBRARIAN', null, 2, at('08:41:12'), at('08:41:40'), at('08:41:40')],
+    [`a:${desk}`, 'Address', null, desk, 2, at('08:41:12'), at('08:41:40'), at('08:41:40')],
+    [`p:principal|${outside}`, 'Login Id and Address', 'PRINCIPAL', outside, 7, at('23:02:05'), at('23:09:51'), at('23:09:55')],
+    ['u:principal', 'Login Id', 'PRINCIPAL', null, 7, at('23:02:05'), at('23:09:51'), at('23:09:51')],
+    [`a:${outside}`, 'Address', null, outside, 7, at('23:02:05'), at('23:09:51'), at('23:09:51')],
+  ];
+  for (const [key, kind, usrNm, ip, fails, first, last, next] of counters) {
+    await d.tx.execute(
+      sql`INSERT INTO login_attempt (atmpt_key, atmpt_kind, atmpt_usr_nm, atmpt_ip, atmpt_fail_cnt, atmpt_first_at, atmpt_last_at, atmpt_next_at)
+          VALUES (${key}, ${kind}, ${usrNm}, ${ip}, ${fails}, ${first}, ${last}, ${next}) ON CONFLICT (atmpt_key) DO NOTHING`,
+    );
+  }
 }
