@@ -264,6 +264,46 @@ export const readBudget = pgTable('read_budget', {
 });
 
 /**
+ * Second factor (TOTP, RFC 6238; access/mfa.ts), one row per user who has one or is required to. The secret
+ * is stored encrypted (AES-256-GCM, key from MFA_KEY or the data folder's mfa.key); mfa_enrolled_at is null
+ * while an enrolment waits for its first code. mfa_last_step is the last accepted 30 s time step: a code is
+ * accepted once (replay refused). mfa_required: an administrator asks it of a non-administrator (admins
+ * always need it). No foreign key, like the sign-in counters.
+ */
+export const mfaFactor = pgTable('mfa_factor', {
+  usr_cd: integer('usr_cd').primaryKey(),
+  mfa_secret_enc: varchar('mfa_secret_enc', { length: 200 }),
+  mfa_enrolled_at: timestamp('mfa_enrolled_at', { withTimezone: true }),
+  mfa_last_step: integer('mfa_last_step'),
+  mfa_required: boolean('mfa_required').notNull().default(false),
+  mfa_upd_at: timestamp('mfa_upd_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Recovery codes of a second factor, SHA-256 hashed (128 random bits each), each usable once. */
+export const mfaRecoveryCode = pgTable(
+  'mfa_recovery_code',
+  {
+    rc_cd: integer('rc_cd').primaryKey().generatedByDefaultAsIdentity(),
+    usr_cd: integer('usr_cd').notNull(),
+    rc_hash: varchar('rc_hash', { length: 64 }).notNull(),
+    rc_used_at: timestamp('rc_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('mfa_recovery_code_uq').on(t.usr_cd, t.rc_hash)],
+);
+
+/** Browsers where a user ticked 'Remember this device' after a code: no code asked there until it expires. */
+export const mfaDevice = pgTable(
+  'mfa_device',
+  {
+    md_cd: integer('md_cd').primaryKey().generatedByDefaultAsIdentity(),
+    usr_cd: integer('usr_cd').notNull(),
+    md_token_hash: varchar('md_token_hash', { length: 64 }).notNull(),
+    md_expires_at: timestamp('md_expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('mfa_device_uq').on(t.md_token_hash, t.usr_cd)],
+);
+
+/**
  * Uploaded files (POST /api/fileupload/). The bytes live on disk under upld_stored_nm; this row says whose
  * they are and for which entity field, so a write can accept only its own user's fresh upload (upld_id is
  * the file_id the client sends). A write claims it (upld_row_cd); replacing or deleting releases it, and
@@ -296,7 +336,7 @@ export const upload = pgTable(
 
 /** Everything drizzle-kit needs to diff the schema, by export name. */
 export function schemaForMigrations(): Record<string, unknown> {
-  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, readBudget, upload };
+  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, readBudget, upload, mfaFactor, mfaRecoveryCode, mfaDevice };
   for (const t of built.values()) if (!isView(t.entity)) out[t.entity.name] = t.table;
   return out;
 }
