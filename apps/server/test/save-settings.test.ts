@@ -38,7 +38,7 @@ describe.each(backends)("an institute's settings on %s", (backend) => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       inst_cd: office.instCd,
-      settings: { ADMN_NO_PTRN: 'ADM/{YYYY}/{#####}', LIB_MAX_BOOKS_STUDENT: 3, LIB_MAX_BOOKS_EMPLOYEE: 10, LIB_LOAN_DAYS: 14, PAY_WEBHOOK_SECRET: 'not set' },
+      settings: { ADMN_NO_PTRN: 'ADM/{YYYY}/{#####}', LIB_MAX_BOOKS_STUDENT: 3, LIB_MAX_BOOKS_EMPLOYEE: 10, LIB_LOAN_DAYS: 14, READ_BUDGET_ROWS_HOUR: 20000, PAY_WEBHOOK_SECRET: 'not set' },
     });
   });
 
@@ -47,7 +47,7 @@ describe.each(backends)("an institute's settings on %s", (backend) => {
     expect(res.statusCode, res.body).toBe(200);
     const expected = {
       inst_cd: office.instCd,
-      settings: { ADMN_NO_PTRN: 'SMS/{YYYY}/{#####}', LIB_MAX_BOOKS_STUDENT: 4, LIB_MAX_BOOKS_EMPLOYEE: 12, LIB_LOAN_DAYS: 21, PAY_WEBHOOK_SECRET: 'set' },
+      settings: { ADMN_NO_PTRN: 'SMS/{YYYY}/{#####}', LIB_MAX_BOOKS_STUDENT: 4, LIB_MAX_BOOKS_EMPLOYEE: 12, LIB_LOAN_DAYS: 21, READ_BUDGET_ROWS_HOUR: 20000, PAY_WEBHOOK_SECRET: 'set' },
     };
     expect(res.json()).toEqual(expected);
     expect((await read()).json()).toEqual(expected);
@@ -69,7 +69,7 @@ describe.each(backends)("an institute's settings on %s", (backend) => {
     await srv.database.db.execute(sql`UPDATE setting SET setg_unq_cd = 'lib_loan_days' WHERE inst_cd = ${office.instCd} AND setg_unq_cd = 'LIB_LOAN_DAYS'`);
     const res = await save({ admn_no_ptrn: '  ', lib_max_books_student: null, lib_max_books_employee: '', lib_loan_days: 30, pay_webhook_secret: '' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<{ settings: Row }>().settings).toEqual({ ADMN_NO_PTRN: 'SMS/{YYYY}/{#####}', LIB_MAX_BOOKS_STUDENT: 4, LIB_MAX_BOOKS_EMPLOYEE: 12, LIB_LOAN_DAYS: 30, PAY_WEBHOOK_SECRET: 'set' });
+    expect(res.json<{ settings: Row }>().settings).toEqual({ ADMN_NO_PTRN: 'SMS/{YYYY}/{#####}', LIB_MAX_BOOKS_STUDENT: 4, LIB_MAX_BOOKS_EMPLOYEE: 12, LIB_LOAN_DAYS: 30, READ_BUDGET_ROWS_HOUR: 20000, PAY_WEBHOOK_SECRET: 'set' });
     const after = await stored();
     expect(after.find((r) => r.setg_unq_cd === 'PAY_WEBHOOK_SECRET')?.setg_val).toBe(SECRET);
     expect(after.filter((r) => String(r.setg_unq_cd).toUpperCase() === 'LIB_LOAN_DAYS')).toMatchObject([{ setg_unq_cd: 'LIB_LOAN_DAYS', setg_val: '30' }]);

@@ -3,6 +3,7 @@ import { pages, pagesOfEntity, type PageDef } from '@campus/entities/pages';
 import { entities } from '@campus/entities/registry';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { readBudgetFor } from '../access/read-budget';
 import { mustCtx, type RequestContext } from '../access/request-context';
 import type { Db } from '../db/client';
 import { badRequest, forbidden } from '../lib/http-error';
@@ -84,6 +85,8 @@ function withinQuery(e: AnyEntity, query: Record<string, unknown>): Record<strin
  * update, delete, import. Every route names the pages it serves; the access layer checks them.
  */
 export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlySet<string> = new Set()): void {
+  const reads = readBudgetFor(db);
+  app.addHook('onClose', () => reads.close());
   for (const e of entities) {
     const pagesOf = pagesOfEntity(e.name);
     if (pagesOf.length === 0) continue;
@@ -92,9 +95,15 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
     const page = (button?: string) => ({ access: { kind: 'page' as const, pages: pagesOf, button } });
 
     if (hasRoute(e, 'list') && !skip.has(`GET ${base}`)) {
-      app.get(base, { config: { ...page(), docs: { querystring: listDocs(e) } }, schema: { tags, summary: `List ${e.label}` } }, async (req) =>
-        listRows(db, e, mustCtx(req), parseListParams(e, req.query as Record<string, unknown>)),
-      );
+      // Every list answer counts its rows against the user's hourly budget (access/read-budget.ts).
+      app.get(base, { config: { ...page(), docs: { querystring: listDocs(e) } }, schema: { tags, summary: `List ${e.label}` } }, async (req) => {
+        const ctx = mustCtx(req);
+        const params = parseListParams(e, req.query as Record<string, unknown>);
+        await reads.check(ctx, params.page, params.size);
+        const answer = await listRows(db, e, ctx, params);
+        await reads.count(ctx, e, answer.rows.length);
+        return answer;
+      });
     }
     app.get(
       apiUrl(e, 'options'),

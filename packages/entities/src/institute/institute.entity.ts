@@ -45,6 +45,7 @@ export const institute = defineEntity({
         lib_max_books_student: number({ label: 'Books a Student May Hold', min: 1, max: 100, placeholder: KEEP }),
         lib_max_books_employee: number({ label: 'Books an Employee May Hold', min: 1, max: 100, placeholder: KEEP }),
         lib_loan_days: number({ label: 'Loan Days', min: 1, max: 365, placeholder: KEEP }),
+        read_budget_rows_hour: number({ label: 'Rows a User May Read per Hour', min: 100, max: 10000000, placeholder: KEEP }),
         pay_webhook_secret: text({ label: 'Payment Webhook Secret', max: 200, placeholder: KEEP }),
       },
     },

@@ -3,6 +3,7 @@ import { effectivePermissions } from '../../access/permission';
 import { mustCtx } from '../../access/request-context';
 import { rows, sql, type Db } from '../../db/client';
 import { localDateTime } from '../../lib/clock';
+import { registerSecurityEventRoutes, securityEvents } from './security-events';
 
 /** Pages whose holders may see the day's fee total: the fee office's own pages. */
 const feePages = ['fee/quick_fee_collection', 'fee/fee_collected', 'fee/fee_management'];
@@ -15,6 +16,7 @@ const feePages = ['fee/quick_fee_collection', 'fee/fee_collected', 'fee/fee_mana
  */
 export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
   const signedIn = { access: { kind: 'signed-in' as const } };
+  registerSecurityEventRoutes(app, db);
   app.get('/api/dashboard/', { config: signedIn, schema: { tags: ['Dashboard'], summary: 'Dashboard counts' } }, async (req) => {
     const ctx = mustCtx(req);
     const today = localDateTime().date;
@@ -22,8 +24,10 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
     const perms = await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin);
     // The school's takings are every student's bills: not for a fee page held with 'his students only'.
     const seesFees = feePages.some((k) => perms.get(k)?.usr_prms_is_alw && !perms.get(k)?.usr_need_data_chk);
+    // Administrators also get the bulk-read alarms (security-events.ts); the key is absent for everyone else.
+    const security = ctx.user.is_admin ? { securityEvents: await securityEvents(db, ctx) } : {};
     if (ctx.acdmCd === null) {
-      return { students: null, employees: Number(e.n), attendanceToday: null, ...(seesFees ? { feesCollected: null } : {}) };
+      return { students: null, employees: Number(e.n), attendanceToday: null, ...(seesFees ? { feesCollected: null } : {}), ...security };
     }
     const [s] = await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM student WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd}`);
     const [a] = await rows<{ present: number | null }>(
@@ -32,7 +36,7 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
           FROM student_daywise_attendance_summary
           WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd} AND stud_attn_sum_day = ${today}`,
     );
-    const out = { students: Number(s.n), employees: Number(e.n), attendanceToday: a.present };
+    const out = { students: Number(s.n), employees: Number(e.n), attendanceToday: a.present, ...security };
     if (!seesFees) return out;
     const [f] = await rows<{ amt: string }>(
       db,

@@ -11,6 +11,8 @@ export const settingDefaults = {
   LIB_MAX_BOOKS_STUDENT: '3',
   LIB_MAX_BOOKS_EMPLOYEE: '10',
   LIB_LOAN_DAYS: '14',
+  // Rows one user may read through lists in an hour before bulk reading is blocked (access/read-budget.ts).
+  READ_BUDGET_ROWS_HOUR: '20000',
   // The payment gateway's HMAC-SHA256 secret for its notifications; no webhook is accepted while it is empty.
   PAY_WEBHOOK_SECRET: '',
 } as const;

@@ -1,0 +1,136 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { openDatabase, rows, sql, type Database } from '../src/db/client';
+import { staffAccount } from './staff-account';
+import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
+
+type Row = Record<string, unknown>;
+
+/** The institute's budget for these tests: 120 religions read three times over crosses it. */
+const BUDGET = 300;
+const RELIGIONS = 120;
+
+describe.each(backends)('the bulk-read budget on %s', (backend) => {
+  let srv: TestServer;
+  let admin: Session;
+
+  beforeAll(async () => {
+    srv = await startTestServer(backend);
+    admin = await login(srv.app);
+    const saved = await call(srv.app, { ...admin, modulename: 'institute', pagename: 'profile' }, 'POST', `/api/institute/${admin.instCd}/settings`, {
+      read_budget_rows_hour: BUDGET,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await srv.database.db.execute(
+      sql`INSERT INTO religion (inst_cd, rgn_nm) SELECT ${admin.instCd}, 'Religion ' || lpad(g::text, 3, '0') FROM generate_series(1, ${RELIGIONS}) g`,
+    );
+  });
+  afterAll(async () => srv?.close());
+
+  const reader = async (): Promise<Session> => ({
+    ...(await staffAccount(srv.app, admin, { 'master/religion': '' }, false, 'R')).session,
+    modulename: 'master',
+    pagename: 'religion',
+  });
+  const page = (app: FastifyInstance, s: Session, n: number, size = 50) => call(app, s, 'GET', `/api/religion/?page=${n}&size=${size}`);
+  const events = async (usr: number): Promise<Row[]> =>
+    rows<Row>(
+      srv.database.db,
+      sql`SELECT actn_hsty_after FROM action_history WHERE actn_hsty_mthd = 'BULK_READ' AND actn_hsty_entity = 'employee' AND actn_hsty_row_key = ${String(usr)}`,
+    );
+  /** Pages 1, 2, 3 over and over until one is refused: the rows read before it, and the refusal. */
+  const readUntilRefused = async (app: FastifyInstance, s: Session, limit = 40) => {
+    let read = 0;
+    for (let i = 0; i < limit; i++) {
+      const res = await page(app, s, (i % 3) + 1);
+      if (res.statusCode === 429) return { read, refused: res };
+      expect(res.statusCode, res.body).toBe(200);
+      read += res.json<{ rows: Row[] }>().rows.length;
+    }
+    throw new Error(`never refused after ${read} rows`);
+  };
+
+  it('refuses pages after the first once a user has read more rows than the budget, records one event, and an admin lifts it', async () => {
+    const s = await reader();
+    const { read, refused } = await readUntilRefused(srv.app, s);
+    // The page that crossed was served (and a first page after it, which a block leaves open); the next bulk
+    // page is refused, with what was read and the limit.
+    expect(read).toBeGreaterThan(BUDGET);
+    expect(read).toBeLessThanOrEqual(BUDGET + 100);
+    const crossed = Number(/^You have read (\d+)/.exec(refused.json<{ message: string }>().message)?.[1]);
+    expect(crossed).toBeGreaterThan(BUDGET);
+    expect(refused.json<{ message: string }>().message).toBe(
+      `You have read ${crossed} rows in the last hour, over the limit of ${BUDGET}. Ask an administrator to lift the block (Dashboard > Security events); the first page of each list still opens.`,
+    );
+    // The grid's first page still opens; a second page, or an export's 500-row page, does not.
+    expect((await page(srv.app, s, 1)).statusCode).toBe(200);
+    expect((await page(srv.app, s, 2)).statusCode).toBe(429);
+    expect((await page(srv.app, s, 1, 500)).statusCode).toBe(429);
+    const ev = await events(s.usr_cd);
+    expect(ev).toHaveLength(1);
+    expect(ev[0].actn_hsty_after).toMatchObject({ rows: crossed, budget: BUDGET, entity: 'religion', usr_nm: s.usr_nm });
+
+    // Administrators see it on the dashboard, with the user still blocked; the user's own dashboard has no such key.
+    const dash = await call(srv.app, admin, 'GET', '/api/dashboard/');
+    expect(dash.statusCode, dash.body).toBe(200);
+    const listed = dash.json<{ securityEvents: Row[] }>().securityEvents;
+    expect(listed[0]).toMatchObject({ usr_cd: s.usr_cd, usr_nm: s.usr_nm, rows: crossed, budget: BUDGET, entity: 'religion', blocked: true });
+    expect('securityEvents' in (await call(srv.app, s, 'GET', '/api/dashboard/')).json<Row>()).toBe(false);
+
+    // Only an administrator lifts it; then the user reads in bulk again, and a second lift finds nothing.
+    const selfLift = await call(srv.app, s, 'POST', `/api/read_budget/${s.usr_cd}/lift`);
+    expect(selfLift.statusCode).toBe(403);
+    const lift = await call(srv.app, admin, 'POST', `/api/read_budget/${s.usr_cd}/lift`);
+    expect(lift.statusCode, lift.body).toBe(200);
+    expect((await page(srv.app, s, 2)).statusCode).toBe(200);
+    expect((await page(srv.app, s, 1, 500)).statusCode).toBe(200);
+    expect((await call(srv.app, admin, 'POST', `/api/read_budget/${s.usr_cd}/lift`)).statusCode).toBe(404);
+    const after = (await call(srv.app, admin, 'GET', '/api/dashboard/')).json<{ securityEvents: Row[] }>().securityEvents;
+    expect(after[0]).toMatchObject({ usr_cd: s.usr_cd, blocked: false });
+    const unblock = await rows<Row>(srv.database.db, sql`SELECT 1 FROM action_history WHERE actn_hsty_mthd = 'UNBLOCK' AND actn_hsty_row_key = ${String(s.usr_cd)}`);
+    expect(unblock).toHaveLength(1);
+  });
+
+  it.skipIf(backend !== 'postgres')('counts the rows read through two app instances on the same database together', { timeout: 60_000 }, async () => {
+    let second: Database | undefined;
+    let other: FastifyInstance | undefined;
+    try {
+      second = await openDatabase({ databaseUrl: srv.cfg.databaseUrl, dataDir: srv.cfg.dataDir });
+      other = await buildApp(srv.cfg, second, { logger: false });
+      await other.ready();
+      const s = await reader();
+      // Four pages through the first instance (the seed's religions and ours): under the budget alone.
+      let read = 0;
+      for (const n of [1, 2, 3, 1]) {
+        const res = await page(srv.app, s, n);
+        expect(res.statusCode, res.body).toBe(200);
+        read += res.json<{ rows: Row[] }>().rows.length;
+      }
+      expect(read).toBeGreaterThan(BUDGET / 2);
+      expect(read).toBeLessThan(BUDGET);
+      // What the first instance holds is written within its flush period (5 s), or at once past half the budget.
+      for (let i = 0; i < 100; i++) {
+        const [r] = await rows<{ rdb_rows: number }>(srv.database.db, sql`SELECT rdb_rows FROM read_budget WHERE usr_cd = ${s.usr_cd}`);
+        if (r?.rdb_rows === read) break;
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+      // The second instance adds to the same count: it refuses once the two together cross the budget.
+      const there = await readUntilRefused(other, s);
+      expect(read + there.read).toBeGreaterThan(BUDGET);
+      expect(there.read).toBeLessThanOrEqual(BUDGET - read + 100);
+      // The sentence says the count that crossed (the first page read after it is not in it).
+      const said = /^You have read (\d+) rows in the last hour, over the limit of 300\./.exec(there.refused.json<{ message: string }>().message);
+      expect(Number(said?.[1])).toBeGreaterThan(BUDGET);
+      expect(Number(said?.[1])).toBeLessThanOrEqual(read + there.read);
+      // The first instance learns of the block at its next write (at most one more page), then refuses too.
+      const next = (await page(srv.app, s, 2)).statusCode;
+      expect([200, 429]).toContain(next);
+      expect((await page(srv.app, s, 2)).statusCode).toBe(429);
+      expect(await events(s.usr_cd)).toHaveLength(1);
+    } finally {
+      await other?.close();
+      await second?.close();
+    }
+  });
+});
