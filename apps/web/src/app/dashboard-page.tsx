@@ -6,6 +6,7 @@ import { formatMoney } from '../lib/format';
 import { http } from '../lib/http-client';
 import { useSession } from '../lib/session-store';
 import { NoActiveYearHint } from './route-guard';
+import { SecurityEventsCard, type SecurityEvent } from './security-events-card';
 
 /**
  * GET /api/dashboard/ (docs/api-contract.md); feesCollected is a decimal string, left out for users who hold
@@ -17,6 +18,8 @@ export interface DashboardCounts {
   employees: number | null;
   attendanceToday: number | null;
   feesCollected?: string | null;
+  /** Administrators only: the bulk-read alarms of the last 30 days (their card is not shown to others). */
+  securityEvents?: SecurityEvent[];
 }
 
 interface Tile {
@@ -127,6 +130,7 @@ export function DashboardPage() {
           </Card>
         ))}
       </SimpleGrid>
+      {d?.securityEvents && <SecurityEventsCard events={d.securityEvents} />}
     </Stack>
   );
 }
