@@ -100,7 +100,7 @@ export const pages: readonly PageDef[] = [
   p('student', 'early_pickup', 'Early Pickup', 'early_pickup', ['take_action'], crud, false),
   p('student', 'member_pickup', 'Member Pickup', 'member_pickup', ['take_action'], crud, false),
   // employee
-  p('employee', 'profile', 'Employee Profile', 'employee', ['allow_login']),
+  p('employee', 'profile', 'Employee Profile', 'employee', ['allow_login', 'reset_mfa_login', 'require_mfa_login']),
   p('employee', 'attendance', 'Attendance', 'employee_attendance'),
   p('employee', 'timetable', 'Timetable', 'employee_timetable'),
   p('employee', 'assignment', 'Assignment', 'user_assignment', ['take_action']),

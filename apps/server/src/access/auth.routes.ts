@@ -15,6 +15,8 @@ import { MUST_CHANGE_PASSWORD, mustChangePassword, registerPasswordRoutes, setOw
 import { countersFor, countTry, deviceHashOf, forgiveTry, isKnownDevice, rememberDevice } from './login-throttle';
 import { createSession, revokeToken } from './session';
 import { registerSessionRoutes } from './sessions.routes';
+import { challengeError, secondFactor } from './mfa';
+import { registerMfaRoutes } from './mfa.routes';
 
 export const BAD_LOGIN = 'Invalid login id or password.';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -24,6 +26,10 @@ const loginBody = z.object({
   usr_pwd: z.string({ error: "Please enter the 'Password'." }).min(1, "Please enter the 'Password'.").max(200),
   // Only after an administrator's reset: the new password the owner chooses as they sign in.
   usr_pwd_new: z.string().max(200).optional(),
+  // Two-step sign-in (access/mfa.ts): a code from the app or a recovery code, and 'remember this device'.
+  mfa_code: z.string().max(12).optional(),
+  mfa_recovery: z.string().max(40).optional(),
+  mfa_remember: z.boolean().optional(),
 });
 
 type LoginType = 'LOGIN' | 'LOGOUT' | 'FAILED' | 'LOCKED';
@@ -57,6 +63,7 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
   registerLoginLockRoutes(app, db);
   registerPasswordRoutes(app, db, cfg);
   registerSessionRoutes(app, db, cfg);
+  registerMfaRoutes(app, db, cfg);
 
   app.post('/api/employee/login/', { config: { access: { kind: 'public' } }, schema: { tags: ['Auth'], summary: 'Sign in' } }, async (req, reply) => {
     const body = loginBody.safeParse(req.body);
@@ -84,7 +91,14 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
       throw unauthorized(BAD_LOGIN);
     }
 
+    // The second factor before the try is forgiven: a wrong or replayed code is a failed try like a password.
+    const factor = await secondFactor(db, cfg, req, reply, u, body.data);
+    if (factor.kind === 'wrong') {
+      await logLogin(db, req, u, 'FAILED');
+      throw new HttpError(401, factor.message, [{ field: factor.field, message: factor.message }]);
+    }
     await forgiveTry(db, cfg, counters);
+    if (factor.kind === 'challenge') throw challengeError();
     await rememberDevice(db, cfg, req, reply, u.usr_cd, req.ip, platformOf(req));
     // After an administrator's reset no session is given until the owner has chosen a new password: the
     // sign-in page asks for it and sends it along (usr_pwd_new) with the one the administrator gave.
@@ -105,6 +119,8 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
       usr_inst_cd: u.inst_cd,
       usr_full_nm: u.usr_full_nm,
       is_admin: isAdmin,
+      // Must use two-step sign-in and has not set it up: the sign-in page opens My Profile's card.
+      mfa_enrol: factor.enrol,
       institutes: await institutesOf(db, u.usr_cd, u.inst_cd, isAdmin),
     };
   });

@@ -5,6 +5,8 @@ import { RouteGuard } from './route-guard';
 import { workflowForms, workflowTables, workflowViews } from './workflow-forms';
 
 // The engine pulls in AG Grid; load it only when an entity page is opened.
+// My Profile's own cards (two-step sign-in), loaded with the page they sit under.
+const ProfileCards = lazy(() => import('./profile-cards').then((m) => ({ default: m.ProfileCards })));
 const EntityPage = lazy(() => import('../engine/entity-page').then((m) => ({ default: m.EntityPage })));
 
 /** sms/:module/:page/*: a page pages.ts knows, behind its permission. */
@@ -14,7 +16,7 @@ export function EntityRoute() {
   return (
     // Keyed so a move to another page never shows the previous page's permission for a moment.
     <RouteGuard key={`${module}/${page}`} module={module} page={page} rest={rest}>
-      <EntityPage workflowForms={workflowForms} workflowViews={workflowViews} workflowTables={workflowTables} />
+      <EntityPage workflowForms={workflowForms} workflowViews={workflowViews} workflowTables={workflowTables} ownProfileExtras={ProfileCards} />
     </RouteGuard>
   );
 }

@@ -1,5 +1,5 @@
-import { Alert, Anchor, Box, Button, Group, List, Paper, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertCircle, IconBooks, IconCash, IconChecklist, IconLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
+import { Alert, Anchor, Box, Button, Checkbox, Group, List, Paper, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconBooks, IconCash, IconChecklist, IconLock, IconShieldLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -13,7 +13,7 @@ import { BrandMark } from './brand-mark';
 import { LoginLanguageSwitcher } from './login-language-switcher';
 import classes from './login-page.module.css';
 
-type LoginResponse = Partial<SessionUser> & Pick<SessionUser, 'usr_nm' | 'usr_cd' | 'usr_token'>;
+type LoginResponse = Partial<SessionUser> & Pick<SessionUser, 'usr_nm' | 'usr_cd' | 'usr_token'> & { mfa_enrol?: boolean };
 
 function toSessionUser(r: LoginResponse): SessionUser {
   return {
@@ -38,6 +38,12 @@ export function LoginPage() {
   // After an administrator's reset the server asks for a new password before it signs anyone in.
   const [askNew, setAskNew] = useState(false);
   const [newPwd, setNewPwd] = useState('');
+  // Two-step sign-in: after the right password the server asks for a code from the app (or a recovery code).
+  const [askCode, setAskCode] = useState(false);
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [mfaCode, setMfaCode] = useState('');
+  const [remember, setRemember] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const nameRef = useRef<HTMLInputElement>(null);
@@ -59,11 +65,21 @@ export function LoginPage() {
     try {
       const res = await http.post<LoginResponse>(
         '/api/employee/login/',
-        { usr_nm: usrNm.trim(), usr_pwd: usrPwd, ...(askNew && newPwd ? { usr_pwd_new: newPwd } : {}) },
+        {
+          usr_nm: usrNm.trim(),
+          usr_pwd: usrPwd,
+          ...(askNew && newPwd ? { usr_pwd_new: newPwd } : {}),
+          ...(askCode && mfaCode.trim() ? { [useRecovery ? 'mfa_recovery' : 'mfa_code']: mfaCode.trim(), mfa_remember: remember } : {}),
+        },
         // A stale session on this browser must not be sent along with a new sign-in.
         { headers: { auth_token: 'login', username: '', usercode: '' }, silent: true },
       );
       signIn(toSessionUser(res));
+      // Must use two-step sign-in and has none yet: said at once, and My Profile's card sets it up. The landing
+      // page still comes first: an administrator of several institutes chooses one there.
+      if (res.mfa_enrol) {
+        toast.warning(t('mfa.required_toast', { defaultValue: 'Your account needs two-step sign-in. Set it up under your name > My Profile.' }));
+      }
       navigate('/landing', { replace: true });
     } catch (err) {
       setError(err instanceof HttpError && err.status !== 0 ? err.message : fallbackErrorMessage);
@@ -71,6 +87,14 @@ export function LoginPage() {
         // The password given was right: keep it, and ask for the new one.
         setAskNew(true);
         setNewPwd('');
+        return;
+      }
+      if (err instanceof HttpError && err.details?.some((d) => d.field === 'mfa_code' || d.field === 'mfa_recovery')) {
+        // The password was right (403: the code is asked; 401: the code was wrong): keep it, ask the code again.
+        if (err.status === 403) setError(null);
+        setAskCode(true);
+        setMfaCode('');
+        codeRef.current?.focus();
         return;
       }
       setUsrPwd('');
@@ -201,6 +225,54 @@ export function LoginPage() {
                 value={newPwd}
                 onChange={(e) => setNewPwd(e.currentTarget.value)}
               />
+            )}
+            {askCode && (
+              <>
+                <TextInput
+                  ref={codeRef}
+                  name={useRecovery ? 'mfa_recovery' : 'mfa_code'}
+                  label={
+                    useRecovery
+                      ? t('mfa.recovery_code', { defaultValue: 'Recovery code' })
+                      : t('mfa.code_6', { defaultValue: '6-digit code from your authenticator app' })
+                  }
+                  leftSection={<IconShieldLock size={16} />}
+                  inputMode={useRecovery ? 'text' : 'numeric'}
+                  autoComplete="one-time-code"
+                  maxLength={useRecovery ? 24 : 7}
+                  spellCheck={false}
+                  required
+                  autoFocus
+                  size="md"
+                  value={mfaCode}
+                  onChange={(e) => {
+                    setMfaCode(e.currentTarget.value);
+                    if (error) setError(null);
+                  }}
+                />
+                <Group justify="space-between" gap="xs">
+                  <Checkbox
+                    name="mfa_remember"
+                    label={t('mfa.remember', { defaultValue: 'Remember this device for 30 days' })}
+                    checked={remember}
+                    onChange={(e) => setRemember(e.currentTarget.checked)}
+                  />
+                  <Anchor
+                    component="button"
+                    type="button"
+                    size="sm"
+                    onClick={() => {
+                      setUseRecovery((r) => !r);
+                      setMfaCode('');
+                      codeRef.current?.focus();
+                    }}
+                  >
+                    {useRecovery
+                      ? t('mfa.use_app', { defaultValue: 'Use a code from the app' })
+                      : t('mfa.use_recovery', { defaultValue: 'Use a recovery code' })}
+                  </Anchor>
+                </Group>
+              </>
             )}
             <Button type="submit" size="md" fullWidth loading={busy} mt="xs">
               {t('login.submit', { defaultValue: 'Sign in' })}

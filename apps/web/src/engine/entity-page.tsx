@@ -43,10 +43,13 @@ export function EntityPage({
   workflowForms = {},
   workflowViews = {},
   workflowTables = {},
+  ownProfileExtras: Extras,
 }: {
   workflowForms?: WorkflowForms;
   workflowViews?: WorkflowViews;
   workflowTables?: WorkflowTables;
+  /** Cards shown under one's own row of a self-service entity (My Profile: two-step sign-in), from the app. */
+  ownProfileExtras?: ComponentType;
 }): JSX.Element {
   const params = useParams();
   const { can, selfOnly } = usePagePermission();
@@ -97,7 +100,15 @@ export function EntityPage({
     case 'update':
       if (!can('edit') && !own) return denied;
       if (workflow && editsWithWorkflow && can('edit')) return workflow;
-      return hasRoute(entity, 'update') ? <Loading><EntityForm key={`${entity.name}:update:${mode.id}`} entity={entity} page={page} mode="update" id={mode.id} /></Loading> : missing;
+      if (!hasRoute(entity, 'update')) return missing;
+      return (
+        <Loading>
+          <>
+            <EntityForm key={`${entity.name}:update:${mode.id}`} entity={entity} page={page} mode="update" id={mode.id} />
+            {own && Extras && <Extras />}
+          </>
+        </Loading>
+      );
     case 'clone':
       if (!can('create')) return denied;
       return hasRoute(entity, 'create') && hasRoute(entity, 'get') ? (

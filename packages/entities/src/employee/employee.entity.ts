@@ -26,6 +26,25 @@ export const employee = defineEntity({
     usr_photo: image({ label: 'Photo' }),
   },
   toggles: [{ button: 'allow_login', label: 'Allow Login', field: 'usr_is_lgn' }],
+  workflowButtons: [
+    {
+      // 'login' in the names: only administrators ever hold these (spec section 6). Issue 11's second factor.
+      button: 'reset_mfa_login',
+      label: 'Reset Two-Step Sign-in',
+      path: 'mfa_reset',
+      target: 'path',
+      confirm: 'Reset the two-step sign-in of {{title}}? Their authenticator app and recovery codes stop working; they set it up again at their next sign-in if it is required.',
+      done: 'The two-step sign-in of {{title}} is reset.',
+    },
+    {
+      button: 'require_mfa_login',
+      label: 'Require Two-Step Sign-in',
+      path: 'mfa_require',
+      target: 'path',
+      confirm: 'Require two-step sign-in of {{title}}? They will set it up at their next sign-in.',
+      done: '{{title}} must now use two-step sign-in.',
+    },
+  ],
   ownership: 'self',
   // One's own password is changed with Change Password (POST /api/employee/password/), which asks for the
   // current one; not through this form.
