@@ -107,7 +107,7 @@ export function TwoStepCard() {
   );
 
   return (
-    <Paper withBorder radius="md" p="lg" mt="lg" data-testid="two-step-card">
+    <Paper withBorder radius="md" p="lg" mt="lg" maw={960} data-testid="two-step-card">
       <Stack gap="sm">
         <Group justify="space-between">
           <Group gap="xs">
