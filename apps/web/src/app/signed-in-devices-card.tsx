@@ -39,7 +39,7 @@ export function SignedInDevicesCard() {
   async function end(s: LiveSession) {
     setBusy(true);
     try {
-      await http.del(`/api/employee/sessions/${s.sess_cd}`, undefined, { silent: true });
+      await http.del(`/api/employee/sessions/${s.sess_cd}`, {}, { silent: true });
       toast.success(t('sessions.ended', { defaultValue: 'That device is signed out.' }));
     } catch (err) {
       toast.danger(errorText(err));
