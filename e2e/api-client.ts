@@ -13,10 +13,11 @@ export interface ApiSession {
   xsrf: string;
 }
 
-export async function apiLogin(baseUrl: string, usrNm: string, pwd: string): Promise<ApiSession> {
+/** `userAgent`: sign in as another device would (the 'Signed-in devices' list names it). */
+export async function apiLogin(baseUrl: string, usrNm: string, pwd: string, userAgent?: string): Promise<ApiSession> {
   const res = await fetch(`${baseUrl}/api/employee/login/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', auth_token: 'login' },
+    headers: { 'content-type': 'application/json', auth_token: 'login', ...(userAgent ? { 'user-agent': userAgent } : {}) },
     body: JSON.stringify({ usr_nm: usrNm, usr_pwd: pwd }),
   });
   expect(res.status, `sign-in of ${usrNm}`).toBe(200);
