@@ -9,6 +9,9 @@ import type { RequestContext } from './request-context';
 /** A blocked user still gets the first page of a list at a size the grid offers (25-200): work goes on, bulk reading stops. */
 export const BLOCKED_MAX_FIRST_PAGE = 200;
 
+/** The grid's usual page size: a first page up to this size is browsing, not bulk reading. */
+const GRID_PAGE = 50;
+
 /** The method of the action-history row written when a user crosses the budget (the security event). */
 export const BULK_READ_METHOD = 'BULK_READ';
 
@@ -76,17 +79,25 @@ export class ReadBudget {
   }
 
   /** Adds a list answer's rows; writes them when enough are held or the last write is old. */
-  async count(ctx: RequestContext, e: AnyEntity, n: number): Promise<void> {
+  async count(ctx: RequestContext, e: AnyEntity, n: number, page: number, size: number): Promise<void> {
     if (n <= 0) return;
     const usr = ctx.user.usr_cd;
     const p = this.pending.get(usr);
     const held = (p?.rows ?? 0) + n;
     this.pending.set(usr, { rows: held, ctx, entity: e });
+    // A user's first grid page here costs no statement (the list path is 3 statements): the timer writes it.
+    // Paging on, or a big page, is bulk reading: the first such answer is written at once, and the write
+    // tells this instance the count so far (other instances' reads, a block) and the budget.
+    const bulk = page > 1 || size > GRID_PAGE;
+    if (!this.lastWrite.has(usr)) this.lastWrite.set(usr, Date.now());
     const last = this.lastWrite.get(usr) ?? 0;
-    // Past half the budget every answer is written: the crossing is seen at once, and a block set by another
-    // instance one answer later (only heavy readers pay the statement).
-    const near = ((this.known.get(usr) ?? 0) + held) * 2 > (await this.budgetOf(ctx.instCd));
-    if (near || held >= this.opts.flushRows || Date.now() - last >= this.opts.flushMs) await this.flush(usr);
+    const unknown = bulk && !this.known.has(usr);
+    // Past half the budget (as the last write knew it) every answer is written: the crossing is seen at once,
+    // and a block set by another instance one answer later. Only heavy readers pay the statement.
+    const known = this.known.get(usr);
+    const budget = this.budgets.get(ctx.instCd)?.v;
+    const near = known !== undefined && budget !== undefined && (known + held) * 2 > budget;
+    if (unknown || near || held >= this.opts.flushRows || Date.now() - last >= this.opts.flushMs) await this.flush(usr);
   }
 
   /** Writes every user's held rows (the timer, and the app's close). */
@@ -127,6 +138,7 @@ export class ReadBudget {
       this.blocked.add(usr);
       return;
     }
+    // Looked up here, not per answer, so that counting an answer needs no statement.
     const budget = await this.budgetOf(p.ctx.instCd);
     if (r.rdb_rows <= budget) return;
     // Only the instance whose UPDATE sets the block records the event.

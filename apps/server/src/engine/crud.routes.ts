@@ -101,7 +101,7 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
         const params = parseListParams(e, req.query as Record<string, unknown>);
         await reads.check(ctx, params.page, params.size);
         const answer = await listRows(db, e, ctx, params);
-        await reads.count(ctx, e, answer.rows.length);
+        await reads.count(ctx, e, answer.rows.length, params.page, params.size);
         return answer;
       });
     }
