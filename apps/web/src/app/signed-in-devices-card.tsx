@@ -53,7 +53,7 @@ export function SignedInDevicesCard() {
   const device = (s: LiveSession) => s.sess_dev || s.sess_pfm || t('sessions.unknown_device', { defaultValue: 'Unknown device' });
 
   return (
-    <Paper withBorder p="md" radius="md" data-testid="signed-in-devices">
+    <Paper withBorder p="lg" radius="md" maw={960} data-testid="signed-in-devices">
       <Stack gap="sm">
         <Group gap="xs" wrap="nowrap">
           <IconDevices size={20} stroke={1.6} aria-hidden />
@@ -70,12 +70,12 @@ export function SignedInDevicesCard() {
           </Alert>
         )}
         {sessions.data && (
-          <Table.ScrollContainer minWidth={340}>
+          <Table.ScrollContainer minWidth={300}>
             <Table verticalSpacing="xs" striped>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('sessions.device', { defaultValue: 'Device' })}</Table.Th>
-                  <Table.Th>{t('sessions.address', { defaultValue: 'Address' })}</Table.Th>
+                  <Table.Th visibleFrom="sm">{t('sessions.address', { defaultValue: 'Address' })}</Table.Th>
                   <Table.Th>{t('sessions.last_used', { defaultValue: 'Last used' })}</Table.Th>
                   <Table.Th>
                     <VisuallyHidden>{t('sessions.actions', { defaultValue: 'Actions' })}</VisuallyHidden>
@@ -85,15 +85,20 @@ export function SignedInDevicesCard() {
               <Table.Tbody>
                 {sessions.data.map((s) => (
                   <Table.Tr key={s.sess_cd} data-testid="session-row">
-                    <Table.Td>
+                    {/* Wide enough for the 'This device' badge on a phone. */}
+                    <Table.Td miw={108}>
                       <Text size="sm">{device(s)}</Text>
+                      {/* On a phone the address sits under the device: four columns do not fit 390 px. */}
+                      <Text size="xs" c="dimmed" hiddenFrom="sm">
+                        {s.sess_ip ?? ''}
+                      </Text>
                       {s.is_current && (
                         <Badge size="xs" color="green" variant="light" data-testid="this-device">
                           {t('sessions.this_device', { defaultValue: 'This device' })}
                         </Badge>
                       )}
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td visibleFrom="sm">
                       <Text size="sm">{s.sess_ip ?? ''}</Text>
                     </Table.Td>
                     <Table.Td>
