@@ -179,6 +179,16 @@ for (const backend of backends) {
       await expect(connect(url, a.token)).rejects.toThrow('unauthorized');
     });
 
+    it('closes the sockets of a user whose login an administrator turns off', async () => {
+      const s = await clerk();
+      const socket = await connect(url, s.token);
+      const gone = disconnected(socket);
+      const row = (await call(srv.app, at(admin), 'GET', `/api/employee/${s.usr_cd}`)).json<Row>();
+      const off = await call(srv.app, at(admin), 'PUT', `/api/employee/${s.usr_cd}`, { usr_is_lgn: false, row_ver: row.row_ver });
+      expect(off.statusCode, off.body).toBe(200);
+      expect(await gone).toBe('io server disconnect');
+    });
+
     it('accepts the socket from its own origin or an allowed one, and refuses a foreign origin', async () => {
       const s = await clerk();
       const own = await connect(url, s.token, url);
