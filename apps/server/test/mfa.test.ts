@@ -164,6 +164,10 @@ for (const backend of backends) {
       );
       expect(history.map((h) => JSON.stringify(h.a)).join(' ')).toContain('reset by an administrator');
       expect((await call(srv.app, at(admin), 'POST', `/api/employee/2147483648/mfa_reset`, {})).statusCode).toBe(400);
+      // Malformed second-factor fields at sign-in: a sentence, never a 500.
+      const odd = await signIn(ADMIN_LOGIN, ADMIN_PASSWORD, { mfa_remember: 'yes', mfa_code: 12 });
+      expect(odd.statusCode).toBe(400);
+      expect(odd.json<Row>().message).toMatch(/must be|Please enter/);
     });
   });
 }

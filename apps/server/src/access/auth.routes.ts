@@ -27,9 +27,9 @@ const loginBody = z.object({
   // Only after an administrator's reset: the new password the owner chooses as they sign in.
   usr_pwd_new: z.string().max(200).optional(),
   // Two-step sign-in (access/mfa.ts): a code from the app or a recovery code, and 'remember this device'.
-  mfa_code: z.string().max(12).optional(),
-  mfa_recovery: z.string().max(40).optional(),
-  mfa_remember: z.boolean().optional(),
+  mfa_code: z.string({ error: 'The code must be the 6 digits the app shows.' }).max(12, 'The code must be the 6 digits the app shows.').optional(),
+  mfa_recovery: z.string({ error: 'Please enter the recovery code as it was given.' }).max(40, 'Please enter the recovery code as it was given.').optional(),
+  mfa_remember: z.boolean({ error: "'Remember this device' must be true or false." }).optional(),
 });
 
 type LoginType = 'LOGIN' | 'LOGOUT' | 'FAILED' | 'LOCKED';
