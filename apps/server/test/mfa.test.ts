@@ -169,5 +169,31 @@ for (const backend of backends) {
       expect(odd.statusCode).toBe(400);
       expect(odd.json<Row>().message).toMatch(/must be|Please enter/);
     });
+
+    it('asks for a new password after an administrator’s reset before the code, and a refused one does not use the code up', async () => {
+      const { session: clerk, usrCd } = await staffAccount(srv.app, admin, { 'master/religion': 'view' }, false, 'MFB');
+      expect((await call(srv.app, at(admin), 'POST', `/api/employee/${usrCd}/mfa_require`, {})).statusCode).toBe(200);
+      const { secret: s } = await enrol(clerk);
+      tick();
+      const row = (await call(srv.app, at(admin), 'GET', `/api/employee/${usrCd}`)).json<Row>();
+      const given = 'Given-By-Admin-2026';
+      expect((await call(srv.app, at(admin), 'PUT', `/api/employee/${usrCd}`, { usr_pwd: given, row_ver: row.row_ver })).statusCode).toBe(200);
+
+      const ask = await signIn(clerk.usr_nm, given);
+      expect(ask.statusCode).toBe(403);
+      expect(ask.json<{ details: Row[] }>().details[0]).toMatchObject({ field: 'usr_pwd_new' });
+      const code = await codeNow(s);
+      const common = await signIn(clerk.usr_nm, given, { usr_pwd_new: 'password123', mfa_code: code });
+      expect(common.statusCode).toBe(400);
+      expect(common.json<{ details: Row[] }>().details[0]).toMatchObject({ field: 'usr_pwd_new' });
+      const noCode = await signIn(clerk.usr_nm, given, { usr_pwd_new: 'Clerk-Chose-This-77' });
+      expect(noCode.statusCode).toBe(403);
+      expect(noCode.json<{ details: Row[] }>().details[0]).toMatchObject({ field: 'mfa_code' });
+      // The same code, not used up by the refusals above.
+      const ok = await signIn(clerk.usr_nm, given, { usr_pwd_new: 'Clerk-Chose-This-77', mfa_code: code });
+      expect(ok.statusCode, ok.body).toBe(200);
+      tick();
+      expect((await signIn(clerk.usr_nm, 'Clerk-Chose-This-77', { mfa_code: await codeNow(s) })).statusCode).toBe(200);
+    });
   });
 }

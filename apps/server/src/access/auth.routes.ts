@@ -11,7 +11,7 @@ import { localDateTime } from '../lib/clock';
 import { badRequest, CREDENTIALS_CHANGED, HttpError, unauthorized } from '../lib/http-error';
 import { institutesOf, loadUser, mustCtx, platformOf } from './request-context';
 import { registerLoginLockRoutes } from './login-lock.routes';
-import { MUST_CHANGE_PASSWORD, mustChangePassword, registerPasswordRoutes, setOwnPassword } from './password-change';
+import { checkOwnPassword, MUST_CHANGE_PASSWORD, mustChangePassword, registerPasswordRoutes, setOwnPassword } from './password-change';
 import { countersFor, countTry, deviceHashOf, forgiveTry, isKnownDevice, rememberDevice } from './login-throttle';
 import { createSession, revokeToken } from './session';
 import { registerSessionRoutes } from './sessions.routes';
@@ -91,6 +91,20 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
       throw unauthorized(BAD_LOGIN);
     }
 
+    // After an administrator's reset no session is given until the owner has chosen a new password: the
+    // sign-in page asks for it and sends it along (usr_pwd_new) with the one the administrator gave. Asked and
+    // checked before the second factor, so that a refused new password never uses up the code typed with it.
+    const mustChange = await mustChangePassword(db, u.usr_cd);
+    if (mustChange) {
+      try {
+        if (!usr_pwd_new) throw new HttpError(403, MUST_CHANGE_PASSWORD, [{ field: 'usr_pwd_new', message: MUST_CHANGE_PASSWORD }]);
+        checkOwnPassword(u.usr_nm, usr_pwd, usr_pwd_new, 'usr_pwd_new');
+      } catch (err) {
+        await forgiveTry(db, cfg, counters);
+        await rememberDevice(db, cfg, req, reply, u.usr_cd, req.ip, platformOf(req));
+        throw err;
+      }
+    }
     // The second factor before the try is forgiven: a wrong or replayed code is a failed try like a password.
     const factor = await secondFactor(db, cfg, req, reply, u, body.data);
     if (factor.kind === 'wrong') {
@@ -100,12 +114,7 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
     await forgiveTry(db, cfg, counters);
     if (factor.kind === 'challenge') throw challengeError();
     await rememberDevice(db, cfg, req, reply, u.usr_cd, req.ip, platformOf(req));
-    // After an administrator's reset no session is given until the owner has chosen a new password: the
-    // sign-in page asks for it and sends it along (usr_pwd_new) with the one the administrator gave.
-    if (await mustChangePassword(db, u.usr_cd)) {
-      if (!usr_pwd_new) throw new HttpError(403, MUST_CHANGE_PASSWORD, [{ field: 'usr_pwd_new', message: MUST_CHANGE_PASSWORD }]);
-      await setOwnPassword(db, u, usr_pwd, usr_pwd_new, 'usr_pwd_new');
-    }
+    if (mustChange && usr_pwd_new) await setOwnPassword(db, u, usr_pwd, usr_pwd_new, 'usr_pwd_new');
     const token = await createSession(db, cfg, u.usr_cd, req.ip, platformOf(req), req.headers['user-agent'] ?? '');
     await logLogin(db, req, u, 'LOGIN');
     setXsrfCookie(reply, cfg);

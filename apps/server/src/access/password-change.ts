@@ -28,14 +28,19 @@ const changeBody = z.object({
  * none to keep yet). `field` names the box the refusal belongs to.
  */
 export async function setOwnPassword(db: Db, u: { usr_cd: number; usr_nm: string }, current: string, next: string, field: string, keepToken?: string): Promise<void> {
-  const problem = passwordProblem(next, u.usr_nm);
-  if (problem) throw badRequest(problem, [{ field, message: problem }]);
-  if (next === current) throw badRequest(SAME_PASSWORD, [{ field, message: SAME_PASSWORD }]);
+  checkOwnPassword(u.usr_nm, current, next, field);
   const hashed = await hash(next);
   await db.transaction(async (tx) => {
     await tx.execute(sql`UPDATE employee SET usr_pwd = ${hashed}, usr_pwd_chg_req = false, row_ver = row_ver + 1 WHERE usr_cd = ${u.usr_cd}`);
     await revokeUserSessions(tx, u.usr_cd, keepToken);
   });
+}
+
+/** Refuses (400, on `field`) a new password the policy refuses or that repeats the current one. */
+export function checkOwnPassword(usrNm: string, current: string, next: string, field: string): void {
+  const problem = passwordProblem(next, usrNm);
+  if (problem) throw badRequest(problem, [{ field, message: problem }]);
+  if (next === current) throw badRequest(SAME_PASSWORD, [{ field, message: SAME_PASSWORD }]);
 }
 
 /** Whether an administrator's reset is waiting for the owner's own choice. */
