@@ -114,7 +114,7 @@ export async function resolveSession(db: DbOrTx, cfg: Config, token: string): Pr
     .where(and(eq(session.sess_token_hash, hashToken(token)), liveAt(cfg, now)));
   if (!s) {
     // Found dead at use (expired or idle): its sockets, wherever they are, go too.
-    if (token) dropSocketsOf(token);
+    dropSocketsOf(token);
     return null;
   }
   if (now.getTime() - s.seen.getTime() > 60_000) {
@@ -125,6 +125,8 @@ export async function resolveSession(db: DbOrTx, cfg: Config, token: string): Pr
 
 /** Closes the realtime sockets of a token found dead when used (request-context.ts, resolveSession). */
 export function dropSocketsOf(token: string): void {
+  // Only a token of our own shape (32 random bytes, base64url): made-up ones must not each cost a Redis message.
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return;
   announceEnded([hashToken(token)]);
 }
 
