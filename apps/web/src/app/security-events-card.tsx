@@ -33,7 +33,7 @@ export function SecurityEventsCard({ events }: { events: SecurityEvent[] }) {
     },
   });
   return (
-    <Card withBorder radius="md" padding="lg" data-testid="dashboard-security-events">
+    <Card withBorder radius="md" padding="md" data-testid="dashboard-security-events">
       <Stack gap="sm">
         <Group gap="xs" wrap="nowrap">
           <IconShieldExclamation size={22} stroke={1.6} color="var(--mantine-color-red-6)" />
@@ -46,8 +46,8 @@ export function SecurityEventsCard({ events }: { events: SecurityEvent[] }) {
             {t('dashboard.security_none', { defaultValue: 'No user has read more rows than the hourly limit in the last 30 days.' })}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={520}>
-            <Table verticalSpacing="xs" striped>
+          <Table.ScrollContainer minWidth={340}>
+            <Table verticalSpacing="xs" horizontalSpacing="xs" striped>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('dashboard.security_user', { defaultValue: 'User' })}</Table.Th>
@@ -68,13 +68,13 @@ export function SecurityEventsCard({ events }: { events: SecurityEvent[] }) {
                         {ev.entity ? ` · ${t(`entity.${ev.entity}.label`, { defaultValue: ev.entity })}` : ''}
                       </Text>
                     </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{ev.at}</Table.Td>
+                    <Table.Td>{ev.at}</Table.Td>
                     <Table.Td style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
                       {ev.rows.toLocaleString('en-IN')} / {ev.budget.toLocaleString('en-IN')}
                     </Table.Td>
                     <Table.Td style={{ textAlign: 'right' }}>
                       {ev.blocked ? (
-                        <Button size="xs" variant="light" color="red" loading={lift.isPending && lift.variables === ev.usr_cd} onClick={() => lift.mutate(ev.usr_cd)}>
+                        <Button size="compact-xs" variant="light" color="red" loading={lift.isPending && lift.variables === ev.usr_cd} onClick={() => lift.mutate(ev.usr_cd)}>
                           {t('dashboard.security_lift', { defaultValue: 'Lift block' })}
                         </Button>
                       ) : (

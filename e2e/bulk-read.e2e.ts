@@ -1,0 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiLogin } from './api-client';
+import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
+
+/*
+ * The bulk-read alarm as an administrator meets it (issue 11): with the institute's budget at 100 rows an
+ * hour, a session of ADMIN (administrators are not exempt: the breach came from a support account) pages
+ * through Religion until it is refused; the dashboard's Security events card lists it with Lift block, and
+ * lifting lets the pages through again.
+ */
+
+const SHOTS = mkdtempSync(join(tmpdir(), 'campus-bulk-read-shots-'));
+
+describe.runIf(browserAvailable())('the bulk-read alarm on the dashboard (Chromium)', () => {
+  let env: E2eEnv;
+  beforeAll(async () => {
+    env = await startE2e();
+  });
+  afterAll(async () => env?.close());
+
+  it('lists a user over the budget on the dashboard and lifts the block', async () => {
+    const { page, baseUrl } = env;
+    console.log(`bulk-read screenshots: ${SHOTS}`);
+    const s = await apiLogin(baseUrl, 'ADMIN', ADMIN_PASSWORD);
+    const religion = { module: 'master', page: 'religion' };
+    const saved = await api(baseUrl, s, 'POST', `/api/institute/${s.instCd}/settings`, { module: 'institute', page: 'profile' }, { read_budget_rows_hour: 100 });
+    expect(saved.status).toBe(200);
+    for (let i = 0; i < 60; i++) expect((await api(baseUrl, s, 'POST', '/api/religion/', religion, { rgn_nm: `Faith ${i}` })).status).toBe(201);
+    let refused: { status: number; json: { message: string } } | undefined;
+    for (let i = 0; i < 12 && !refused; i++) {
+      const res = await api<{ message: string }>(baseUrl, s, 'GET', `/api/religion/?page=${(i % 2) + 1}&size=50`, religion);
+      if (res.status === 429) refused = res;
+      else expect(res.status).toBe(200);
+    }
+    expect(refused?.json.message).toMatch(/^You have read \d+ rows in the last hour, over the limit of 100\. Ask an administrator to lift the block/);
+
+    await signIn(env);
+    await page.getByRole('link', { name: /Open dashboard/ }).click();
+    const card = page.getByTestId('dashboard-security-events');
+    await card.getByText('Security events').waitFor({ timeout: 15_000 });
+    await expect.poll(() => card.getByRole('button', { name: 'Lift block' }).count()).toBe(1);
+    expect(await card.getByText('/ 100').count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-1366.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: join(SHOTS, 'dashboard-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 800 });
+
+    await card.getByRole('button', { name: 'Lift block' }).click();
+    await page.getByText('The block is lifted: the user can read lists in bulk again.').waitFor({ timeout: 15_000 });
+    await card.getByText('Lifted', { exact: true }).waitFor({ timeout: 15_000 });
+    expect((await api(baseUrl, s, 'GET', '/api/religion/?page=2&size=50', religion)).status).toBe(200);
+    expect(env.problems).toEqual([]);
+  });
+});
