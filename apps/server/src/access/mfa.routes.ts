@@ -120,8 +120,8 @@ export function registerMfaRoutes(app: FastifyInstance, db: Db, cfg: Config): vo
     });
   });
 
-  const require = adminRoute(requireButton, 'Require (or with {"required": false} no longer require) two-step sign-in of an employee');
-  app.post(require.url, require.opts, async (req) => {
+  const requireRoute = adminRoute(requireButton, 'Require (or with {"required": false} no longer require) two-step sign-in of an employee');
+  app.post(requireRoute.url, requireRoute.opts, async (req) => {
     const ctx = mustCtx(req);
     const u = await targetOf((req.params as { usr_cd: string }).usr_cd);
     const body = requireBody.safeParse(req.body ?? undefined);
