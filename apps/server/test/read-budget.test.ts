@@ -92,6 +92,29 @@ describe.each(backends)('the bulk-read budget on %s', (backend) => {
     expect(unblock).toHaveLength(1);
   });
 
+  it("refuses an administrator's lift of his own block: another administrator lifts it", async () => {
+    const adminRole = (await call(srv.app, { ...admin, modulename: 'master', pagename: 'role' }, 'GET', '/api/role/?f_rl_nm=ADMIN')).json<{ rows: Row[] }>().rows[0];
+    const made = await call(srv.app, { ...admin, modulename: 'employee', pagename: 'profile' }, 'POST', '/api/employee/', {
+      usr_nm: 'SECONDADMIN',
+      usr_full_nm: 'Second Administrator',
+      usr_typ: adminRole.rl_cd,
+      usr_is_lgn: true,
+      usr_pwd: 'Second-Admin-Pass-2026',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const second = await login(srv.app, 'SECONDADMIN', 'Second-Admin-Pass-2026');
+    const own = { ...admin, modulename: 'master', pagename: 'religion' };
+    const { refused } = await readUntilRefused(srv.app, own);
+    expect(refused.statusCode).toBe(429);
+    const selfLift = await call(srv.app, admin, 'POST', `/api/read_budget/${admin.usr_cd}/lift`);
+    expect(selfLift.statusCode).toBe(403);
+    expect(selfLift.json<{ message: string }>().message).toBe('Another administrator must lift a block on your own reads.');
+    expect((await page(srv.app, own, 2)).statusCode).toBe(429);
+    const lifted = await call(srv.app, second, 'POST', `/api/read_budget/${admin.usr_cd}/lift`);
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    expect((await page(srv.app, own, 2)).statusCode).toBe(200);
+  });
+
   it.skipIf(backend !== 'postgres')('counts the rows read through two app instances on the same database together', { timeout: 60_000 }, async () => {
     let second: Database | undefined;
     let other: FastifyInstance | undefined;

@@ -53,6 +53,8 @@ export function registerSecurityEventRoutes(app: FastifyInstance, db: Db): void 
       const raw = (req.params as { usr_cd: string }).usr_cd;
       if (!/^\d{1,9}$/.test(raw) || Number(raw) <= 0) throw badRequest('The user code must be a number.');
       const usr = Number(raw);
+      // A stolen administrator's account is the case the alarm is for: it must not be able to clear itself.
+      if (usr === ctx.user.usr_cd) throw forbidden('Another administrator must lift a block on your own reads.');
       if (!(await liftReadBlock(db, ctx, usr))) throw notFound('This user is not blocked: the block was lifted already.');
       readBudgetFor(db).forget(usr);
       return { ok: true };
