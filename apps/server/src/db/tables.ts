@@ -268,7 +268,9 @@ export const readBudget = pgTable('read_budget', {
  * is stored encrypted (AES-256-GCM, key from MFA_KEY or the data folder's mfa.key); mfa_enrolled_at is null
  * while an enrolment waits for its first code. mfa_last_step is the last accepted 30 s time step: a code is
  * accepted once (replay refused). mfa_required: an administrator asks it of a non-administrator (admins
- * always need it). No foreign key, like the sign-in counters.
+ * always need it). mfa_grace_until: set at the first sign-in at which the factor was required and missing
+ * (MFA_GRACE_DAYS later); past it the password alone no longer signs in, the sign-in makes the user set it up.
+ * No foreign key, like the sign-in counters.
  */
 export const mfaFactor = pgTable('mfa_factor', {
   usr_cd: integer('usr_cd').primaryKey(),
@@ -276,6 +278,7 @@ export const mfaFactor = pgTable('mfa_factor', {
   mfa_enrolled_at: timestamp('mfa_enrolled_at', { withTimezone: true }),
   mfa_last_step: integer('mfa_last_step'),
   mfa_required: boolean('mfa_required').notNull().default(false),
+  mfa_grace_until: timestamp('mfa_grace_until', { withTimezone: true }),
   mfa_upd_at: timestamp('mfa_upd_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "mfa_factor" ADD COLUMN "mfa_grace_until" timestamp with time zone;
