@@ -44,14 +44,17 @@ export class HttpError extends Error {
    * on that page: the pagename/modulename headers are read from the current path.
    */
   readonly startedAt?: string;
+  /** The refusal's whole answer, for the few that carry more than a sentence (sign-in's two-step set-up). */
+  readonly body?: unknown;
 
-  constructor(status: number, message: string, details?: FieldError[], cancelled = false, startedAt?: string) {
+  constructor(status: number, message: string, details?: FieldError[], cancelled = false, startedAt?: string, body?: unknown) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
     this.details = details;
     this.cancelled = cancelled;
     this.startedAt = startedAt;
+    this.body = body;
   }
 
   /** Aborted in flight (by a navigation or the caller), as opposed to refused before it went out (signed out). */
@@ -207,7 +210,7 @@ function startCall(method: HttpMethod, url: string, json: boolean, hasBody: bool
         cancelPendingRequests();
         navigateTo('/login');
       }
-      return new HttpError(status, action.message, fieldErrors(data));
+      return new HttpError(status, action.message, fieldErrors(data), false, undefined, data);
     },
     succeeded: () => {
       if (opts.silent) return;
