@@ -15,7 +15,7 @@ import { checkOwnPassword, MUST_CHANGE_PASSWORD, mustChangePassword, registerPas
 import { countersFor, countTry, deviceHashOf, forgiveTry, isKnownDevice, rememberDevice } from './login-throttle';
 import { createSession, revokeToken } from './session';
 import { registerSessionRoutes } from './sessions.routes';
-import { challengeError, secondFactor } from './mfa';
+import { challengeError, MFA_ENROL_NEEDED, secondFactor } from './mfa';
 import { registerMfaRoutes } from './mfa.routes';
 
 export const BAD_LOGIN = 'Invalid login id or password.';
@@ -28,6 +28,7 @@ const loginBody = z.object({
   usr_pwd_new: z.string().max(200).optional(),
   // Two-step sign-in (access/mfa.ts): a code from the app or a recovery code, and 'remember this device'.
   mfa_code: z.string({ error: 'The code must be the 6 digits the app shows.' }).max(12, 'The code must be the 6 digits the app shows.').optional(),
+  mfa_enrol_code: z.string({ error: 'The code must be the 6 digits the app shows.' }).max(12, 'The code must be the 6 digits the app shows.').optional(),
   mfa_recovery: z.string({ error: 'Please enter the recovery code as it was given.' }).max(40, 'Please enter the recovery code as it was given.').optional(),
   mfa_remember: z.boolean({ error: "'Remember this device' must be true or false." }).optional(),
 });
@@ -113,6 +114,10 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
     }
     await forgiveTry(db, cfg, counters);
     if (factor.kind === 'challenge') throw challengeError();
+    // Past the grace deadline without a factor: what the app scans, and no session until its first code.
+    if (factor.kind === 'enrol') {
+      return reply.code(403).send({ statusCode: 403, error: 'Forbidden', message: MFA_ENROL_NEEDED, details: [{ field: 'mfa_enrol', message: MFA_ENROL_NEEDED }], ...factor.setup });
+    }
     await rememberDevice(db, cfg, req, reply, u.usr_cd, req.ip, platformOf(req));
     if (mustChange && usr_pwd_new) await setOwnPassword(db, u, usr_pwd, usr_pwd_new, 'usr_pwd_new');
     const token = await createSession(db, cfg, u.usr_cd, req.ip, platformOf(req), req.headers['user-agent'] ?? '');
@@ -130,6 +135,10 @@ export async function registerAuthRoutes(app: FastifyInstance, db: Db, cfg: Conf
       is_admin: isAdmin,
       // Must use two-step sign-in and has not set it up: the sign-in page opens My Profile's card.
       mfa_enrol: factor.enrol,
+      // Until when the password alone still signs in (then the sign-in makes the user set it up).
+      ...(factor.graceUntil ? { mfa_grace_until: factor.graceUntil.toISOString() } : {}),
+      // The factor was just set up inside the sign-in: its recovery codes, shown this once.
+      ...(factor.recoveryCodes ? { recovery_codes: factor.recoveryCodes } : {}),
       institutes: await institutesOf(db, u.usr_cd, u.inst_cd, isAdmin),
     };
   });

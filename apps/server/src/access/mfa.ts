@@ -29,6 +29,7 @@ export const MFA_CODE_WRONG = 'The code is not right, or it was used already. Wa
 export const MFA_RECOVERY_WRONG = 'This recovery code is not right or was used already.';
 export const MFA_ISSUER = 'Campus';
 export const MFA_DEVICE_COOKIE = 'CAMPUS-MFA';
+export const MFA_ENROL_NEEDED = 'Your account needs two-step sign-in and its time to set it up has passed. Scan the QR code with your authenticator app and enter the 6-digit code it shows.';
 export const RECOVERY_CODE_COUNT = 10;
 const MFA_DEVICE_DAYS = 30;
 const STEP_SECONDS = 30;
@@ -83,10 +84,11 @@ interface FactorRow {
   mfa_enrolled_at: string | null;
   mfa_last_step: number | null;
   mfa_required: boolean;
+  mfa_grace_until: string | Date | null;
 }
 
 export async function factorOf(db: DbOrTx, usrCd: number): Promise<FactorRow | null> {
-  const [r] = await rows<FactorRow>(db, sql`SELECT usr_cd, mfa_secret_enc, mfa_enrolled_at, mfa_last_step, mfa_required FROM mfa_factor WHERE usr_cd = ${usrCd}`);
+  const [r] = await rows<FactorRow>(db, sql`SELECT usr_cd, mfa_secret_enc, mfa_enrolled_at, mfa_last_step, mfa_required, mfa_grace_until FROM mfa_factor WHERE usr_cd = ${usrCd}`);
   return r ?? null;
 }
 
@@ -177,28 +179,80 @@ async function rememberDevice(db: DbOrTx, cfg: Config, req: FastifyRequest, repl
   });
 }
 
+/** Days an account that must use the factor may still sign in without it (env MFA_GRACE_DAYS, default 14). */
+export function graceDays(): number {
+  const raw = process.env.MFA_GRACE_DAYS?.trim();
+  if (!raw) return 14;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 365) throw new Error('MFA_GRACE_DAYS must be a whole number of days from 0 to 365.');
+  return n;
+}
+
+/**
+ * The grace deadline of an account that must use the factor and has none: kept when already set, else set now
+ * (the first sign-in at which the requirement applied). The time is the server's clock (Date), not the
+ * database's, so that one clock decides. COALESCE keeps the first deadline when two sign-ins race.
+ */
+async function graceUntil(db: DbOrTx, usrCd: number, f: FactorRow | null): Promise<Date> {
+  if (f?.mfa_grace_until) return new Date(f.mfa_grace_until);
+  const proposed = new Date(Date.now() + graceDays() * 24 * 3600 * 1000);
+  const [r] = await rows<{ mfa_grace_until: string | Date }>(
+    db,
+    sql`INSERT INTO mfa_factor (usr_cd, mfa_grace_until) VALUES (${usrCd}, ${proposed.toISOString()})
+        ON CONFLICT (usr_cd) DO UPDATE SET mfa_grace_until = COALESCE(mfa_factor.mfa_grace_until, excluded.mfa_grace_until)
+        RETURNING mfa_grace_until`,
+  );
+  return r ? new Date(r.mfa_grace_until) : proposed;
+}
+
+export interface EnrolmentStart {
+  secret: string;
+  otpauth_uri: string;
+  qr_svg: string;
+}
+
 export interface SecondFactorInput {
   mfa_code?: string | undefined;
+  mfa_enrol_code?: string | undefined;
   mfa_recovery?: string | undefined;
   mfa_remember?: boolean | undefined;
 }
 
 export type SecondFactorOutcome =
   /** Signed in: no factor needed, a remembered device, or a right code. */
-  | { kind: 'ok'; enrol: boolean }
+  | { kind: 'ok'; enrol: boolean; graceUntil?: Date; recoveryCodes?: string[] }
+  /** Past the grace deadline without a factor: set it up now (a new pending secret), no session yet. */
+  | { kind: 'enrol'; setup: EnrolmentStart }
   /** The password was right; the code is asked for (no session yet). */
   | { kind: 'challenge' }
   /** A wrong or replayed code or recovery code: a failed sign-in try. */
-  | { kind: 'wrong'; field: 'mfa_code' | 'mfa_recovery'; message: string };
+  | { kind: 'wrong'; field: 'mfa_code' | 'mfa_recovery' | 'mfa_enrol_code'; message: string };
 
 /**
  * The sign-in's second step, after a right password. Someone who must use a factor and has none yet is let in
- * and told to enrol (`enrol`): the sign-in page sends them to My Profile's 'Two-step sign-in' card.
+ * and told to enrol (`enrol`, with the deadline) until the grace deadline; after it the password alone no
+ * longer signs in: the answer carries a new pending secret to scan (`enrol`), and the same sign-in with the
+ * app's first code (`mfa_enrol_code`) confirms the factor, signs in and hands out the recovery codes once.
  */
-export async function secondFactor(db: Db, cfg: Config, req: FastifyRequest, reply: FastifyReply, u: { usr_cd: number; rl_nm: string | null }, input: SecondFactorInput): Promise<SecondFactorOutcome> {
+export async function secondFactor(db: Db, cfg: Config, req: FastifyRequest, reply: FastifyReply, u: { usr_cd: number; usr_nm: string; rl_nm: string | null }, input: SecondFactorInput): Promise<SecondFactorOutcome> {
   const f = await factorOf(db, u.usr_cd);
   const enrolled = !!f?.mfa_enrolled_at && !!f.mfa_secret_enc;
-  if (!enrolled) return { kind: 'ok', enrol: needsFactor(u.rl_nm, f) };
+  if (!enrolled) {
+    if (!needsFactor(u.rl_nm, f)) return { kind: 'ok', enrol: false };
+    const until = await graceUntil(db, u.usr_cd, f);
+    if (Date.now() < until.getTime()) return { kind: 'ok', enrol: true, graceUntil: until };
+    // Past grace. A code is checked against the pending secret of the last challenge (like the enrol route).
+    if (input.mfa_enrol_code && f?.mfa_secret_enc) {
+      const sealed = f.mfa_secret_enc;
+      const done = await db.transaction(async (tx) => {
+        if (!(await acceptCode(tx, cfg, u.usr_cd, sealed, f.mfa_last_step, input.mfa_enrol_code!, true))) return null;
+        return newRecoveryCodes(tx, u.usr_cd);
+      });
+      if (!done) return { kind: 'wrong', field: 'mfa_enrol_code', message: MFA_CODE_WRONG };
+      return { kind: 'ok', enrol: false, recoveryCodes: done };
+    }
+    return { kind: 'enrol', setup: await startEnrolment(db, cfg, u) };
+  }
   if (await isRememberedDevice(db, req, u.usr_cd)) return { kind: 'ok', enrol: false };
   if (input.mfa_recovery) {
     if (!(await useRecoveryCode(db, u.usr_cd, input.mfa_recovery))) return { kind: 'wrong', field: 'mfa_recovery', message: MFA_RECOVERY_WRONG };
@@ -214,7 +268,7 @@ export async function secondFactor(db: Db, cfg: Config, req: FastifyRequest, rep
 export const challengeError = (): HttpError => new HttpError(403, MFA_CODE_NEEDED, [{ field: 'mfa_code', message: MFA_CODE_NEEDED }]);
 
 /** A new secret waiting for its first code, with what the authenticator app scans. */
-export async function startEnrolment(db: DbOrTx, cfg: Config, u: { usr_cd: number; usr_nm: string }): Promise<{ secret: string; otpauth_uri: string; qr_svg: string }> {
+export async function startEnrolment(db: DbOrTx, cfg: Config, u: { usr_cd: number; usr_nm: string }): Promise<EnrolmentStart> {
   const secret = generateSecret();
   const sealed = sealSecret(cfg, secret);
   await db.execute(

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Box, Button, Checkbox, Group, List, Paper, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconBooks, IconCash, IconChecklist, IconLock, IconShieldLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
+import dayjs from 'dayjs';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -10,10 +11,21 @@ import { signIn, useSession, type SessionUser } from '../lib/session-store';
 import { toast } from '../lib/toast';
 import { firstMissingRequired } from '../lib/validation';
 import { BrandMark } from './brand-mark';
+import { EnrolmentQr, RecoveryCodes, type Enrolment } from './two-step-card';
 import { LoginLanguageSwitcher } from './login-language-switcher';
 import classes from './login-page.module.css';
 
-type LoginResponse = Partial<SessionUser> & Pick<SessionUser, 'usr_nm' | 'usr_cd' | 'usr_token'> & { mfa_enrol?: boolean };
+type LoginResponse = Partial<SessionUser> &
+  Pick<SessionUser, 'usr_nm' | 'usr_cd' | 'usr_token'> & { mfa_enrol?: boolean; mfa_grace_until?: string; recovery_codes?: string[] };
+
+/** Past its grace period an account without a second factor is refused with what its app scans (403 mfa_enrol). */
+function enrolmentOf(err: unknown): Enrolment | null {
+  if (!(err instanceof HttpError) || !err.details?.some((d) => d.field === 'mfa_enrol')) return null;
+  const b = err.body as Partial<Enrolment> | undefined;
+  return b && typeof b.secret === 'string' && typeof b.otpauth_uri === 'string' && typeof b.qr_svg === 'string'
+    ? { secret: b.secret, otpauth_uri: b.otpauth_uri, qr_svg: b.qr_svg }
+    : null;
+}
 
 function toSessionUser(r: LoginResponse): SessionUser {
   return {
@@ -44,6 +56,9 @@ export function LoginPage() {
   const [mfaCode, setMfaCode] = useState('');
   const [remember, setRemember] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
+  // Past the grace period: the factor is set up here (QR, first code), then the recovery codes are shown once.
+  const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
+  const [signedIn, setSignedIn] = useState<LoginResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const nameRef = useRef<HTMLInputElement>(null);
@@ -69,16 +84,30 @@ export function LoginPage() {
           usr_nm: usrNm.trim(),
           usr_pwd: usrPwd,
           ...(askNew && newPwd ? { usr_pwd_new: newPwd } : {}),
-          ...(askCode && mfaCode.trim() ? { [useRecovery ? 'mfa_recovery' : 'mfa_code']: mfaCode.trim(), mfa_remember: remember } : {}),
+          ...(enrolment && mfaCode.trim() ? { mfa_enrol_code: mfaCode.replace(/\s+/g, '') } : {}),
+          ...(!enrolment && askCode && mfaCode.trim() ? { [useRecovery ? 'mfa_recovery' : 'mfa_code']: mfaCode.trim(), mfa_remember: remember } : {}),
         },
         // A stale session on this browser must not be sent along with a new sign-in.
         { headers: { auth_token: 'login', username: '', usercode: '' }, silent: true },
       );
+      // Just set up here: the recovery codes are shown once, and Continue signs in.
+      if (res.recovery_codes?.length) {
+        setSignedIn(res);
+        return;
+      }
       signIn(toSessionUser(res));
-      // Must use two-step sign-in and has none yet: said at once, and My Profile's card sets it up. The landing
-      // page still comes first: an administrator of several institutes chooses one there.
+      // Must use two-step sign-in and has none yet: said at once, with the date after which the password alone
+      // no longer signs in; My Profile's card sets it up. The landing page still comes first: an administrator
+      // of several institutes chooses one there.
       if (res.mfa_enrol) {
-        toast.warning(t('mfa.required_toast', { defaultValue: 'Your account needs two-step sign-in. Set it up under your name > My Profile.' }));
+        toast.warning(
+          res.mfa_grace_until
+            ? t('mfa.grace_toast', {
+                defaultValue: 'Set up two-step sign-in by {{date}}: after that you cannot sign in without it.',
+                date: dayjs(res.mfa_grace_until).format('D MMM YYYY'),
+              })
+            : t('mfa.required_toast', { defaultValue: 'Your account needs two-step sign-in. Set it up under your name > My Profile.' }),
+        );
       }
       navigate('/landing', { replace: true });
     } catch (err) {
@@ -87,6 +116,18 @@ export function LoginPage() {
         // The password given was right: keep it, and ask for the new one.
         setAskNew(true);
         setNewPwd('');
+        return;
+      }
+      const setup = enrolmentOf(err);
+      if (setup || (err instanceof HttpError && err.details?.some((d) => d.field === 'mfa_enrol_code'))) {
+        // The password was right and the grace period is over: set the factor up now (a 401: the code was wrong).
+        if (setup) {
+          setEnrolment(setup);
+          setError(null);
+        }
+        setAskCode(false);
+        setMfaCode('');
+        codeRef.current?.focus();
         return;
       }
       if (err instanceof HttpError && err.details?.some((d) => d.field === 'mfa_code' || d.field === 'mfa_recovery')) {
@@ -155,6 +196,26 @@ export function LoginPage() {
           <LoginLanguageSwitcher w={130} />
         </Group>
 
+        {signedIn?.recovery_codes ? (
+          <Paper className={classes.card} withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 'xl' }} data-testid="mfa-enrolled">
+            <Stack gap="md">
+              <Title order={2} size="h3">
+                {t('mfa.turned_on', { defaultValue: 'Two-step sign-in is on.' })}
+              </Title>
+              <RecoveryCodes codes={signedIn.recovery_codes} />
+              <Button
+                size="md"
+                fullWidth
+                onClick={() => {
+                  signIn(toSessionUser(signedIn));
+                  navigate('/landing', { replace: true });
+                }}
+              >
+                {t('btn.continue', { defaultValue: 'Continue' })}
+              </Button>
+            </Stack>
+          </Paper>
+        ) : (
         <Paper component="form" onSubmit={submit} noValidate className={classes.card} withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 'xl' }}>
           <Stack gap="md">
             <div>
@@ -274,8 +335,39 @@ export function LoginPage() {
                 </Group>
               </>
             )}
+            {enrolment && (
+              <Stack gap="sm" data-testid="mfa-enrol-step">
+                <Alert color="yellow" variant="light" icon={<IconShieldLock size={18} />}>
+                  {t('mfa.enrol_now', {
+                    defaultValue: 'Your account needs two-step sign-in and its time to set it up has passed. Set it up now to sign in.',
+                  })}
+                </Alert>
+                <Text size="sm">
+                  {t('mfa.scan', { defaultValue: '1. Scan this QR code with your authenticator app, or type the key into it.' })}
+                </Text>
+                <EnrolmentQr enrolment={enrolment} />
+                <TextInput
+                  ref={codeRef}
+                  name="mfa_enrol_code"
+                  label={t('mfa.confirm_hint', { defaultValue: '2. Enter the code the app shows, to check it works.' })}
+                  leftSection={<IconShieldLock size={16} />}
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={7}
+                  spellCheck={false}
+                  required
+                  autoFocus
+                  size="md"
+                  value={mfaCode}
+                  onChange={(e) => {
+                    setMfaCode(e.currentTarget.value);
+                    if (error) setError(null);
+                  }}
+                />
+              </Stack>
+            )}
             <Button type="submit" size="md" fullWidth loading={busy} mt="xs">
-              {t('login.submit', { defaultValue: 'Sign in' })}
+              {enrolment ? t('mfa.enrol_submit', { defaultValue: 'Turn on and sign in' }) : t('login.submit', { defaultValue: 'Sign in' })}
             </Button>
             {user && (
               <Text size="sm" c="dimmed" ta="center">
@@ -287,6 +379,7 @@ export function LoginPage() {
             )}
           </Stack>
         </Paper>
+        )}
         <Text size="xs" c="dimmed" ta="center" mt="lg">
           © {new Date().getFullYear()} {PRODUCT_NAME}
         </Text>

@@ -1,6 +1,6 @@
-import { Alert, Badge, Button, Code, Group, Image, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Code, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconDownload, IconPrinter, IconShieldLock } from '@tabler/icons-react';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fallbackErrorMessage } from '../lib/http-rules';
 import { http, HttpError } from '../lib/http-client';
@@ -11,7 +11,7 @@ interface Status {
   required: boolean;
   recovery_left: number;
 }
-interface Enrolment {
+export interface Enrolment {
   secret: string;
   otpauth_uri: string;
   qr_svg: string;
@@ -21,6 +21,67 @@ const errorText = (err: unknown) => (err instanceof HttpError && err.status !== 
 
 /** The 16-character key in groups of four, as an authenticator app's 'enter a key' screen shows it. */
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
+
+/** The QR code an authenticator app scans and the key to type in instead (My Profile and the sign-in page). */
+export function EnrolmentQr({ enrolment }: { enrolment: Enrolment }) {
+  const { t } = useTranslation();
+  return (
+    <Group align="flex-start" gap="lg">
+      <Image
+        src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qr_svg)}`}
+        alt={t('mfa.qr_alt', { defaultValue: 'QR code for the authenticator app' })}
+        w={180}
+        h={180}
+        bg="white"
+      />
+      <Stack gap={4}>
+        <Text size="xs" c="dimmed">
+          {t('mfa.key', { defaultValue: 'Key' })}
+        </Text>
+        <Code fz="sm" data-testid="mfa-secret" data-secret={enrolment.secret}>
+          {grouped(enrolment.secret)}
+        </Code>
+      </Stack>
+    </Group>
+  );
+}
+
+/** The ten recovery codes, shown once, with Download (.txt); `children` adds buttons beside it. */
+export function RecoveryCodes({ codes, children }: { codes: string[]; children?: ReactNode }) {
+  const { t } = useTranslation();
+  function download() {
+    const text = `${t('mfa.recovery_file', { defaultValue: 'Campus recovery codes: each signs you in once without your phone.' })}\n\n${codes.join('\n')}\n`;
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'campus-recovery-codes.txt';
+    a.click();
+    URL.revokeObjectURL(url);
+  }
+  return (
+    <Stack gap="xs" data-testid="recovery-codes">
+      <Alert color="blue" variant="light">
+        {t('mfa.recovery_once', {
+          defaultValue: 'Keep these recovery codes somewhere safe. Each one signs you in once if you lose your phone. They are shown only now.',
+        })}
+      </Alert>
+      {/* A plain grid: with SimpleGrid the codes ran together as one line of text on the sign-in page's card. */}
+      <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(12rem, 1fr))', gap: 4 }}>
+        {codes.map((c) => (
+          <Code key={c} fz="sm" style={{ justifySelf: 'start' }}>
+            {c}
+          </Code>
+        ))}
+      </Box>
+      <Group gap="xs">
+        <Button variant="default" leftSection={<IconDownload size={16} />} onClick={download}>
+          {t('mfa.download', { defaultValue: 'Download' })}
+        </Button>
+        {children}
+      </Group>
+    </Stack>
+  );
+}
 
 /**
  * My Profile > Two-step sign-in (issue 11): set up with the QR code an authenticator app scans (or its key
@@ -79,17 +140,6 @@ export function TwoStepCard() {
     });
   };
 
-  function download() {
-    if (!codes) return;
-    const text = `${t('mfa.recovery_file', { defaultValue: 'Campus recovery codes: each signs you in once without your phone.' })}\n\n${codes.join('\n')}\n`;
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = 'campus-recovery-codes.txt';
-    a.click();
-    URL.revokeObjectURL(url);
-  }
-
   const codeInput = (
     <TextInput
       name="mfa_code"
@@ -139,28 +189,11 @@ export function TwoStepCard() {
         )}
 
         {codes && (
-          <Stack gap="xs" data-testid="recovery-codes">
-            <Alert color="blue" variant="light">
-              {t('mfa.recovery_once', {
-                defaultValue: 'Keep these recovery codes somewhere safe. Each one signs you in once if you lose your phone. They are shown only now.',
-              })}
-            </Alert>
-            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={4}>
-              {codes.map((c) => (
-                <Code key={c} fz="sm">
-                  {c}
-                </Code>
-              ))}
-            </SimpleGrid>
-            <Group gap="xs">
-              <Button variant="default" leftSection={<IconDownload size={16} />} onClick={download}>
-                {t('mfa.download', { defaultValue: 'Download' })}
-              </Button>
-              <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
-                {t('mfa.print', { defaultValue: 'Print' })}
-              </Button>
-            </Group>
-          </Stack>
+          <RecoveryCodes codes={codes}>
+            <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
+              {t('mfa.print', { defaultValue: 'Print' })}
+            </Button>
+          </RecoveryCodes>
         )}
 
         {status && !status.enrolled && !enrolment && (
@@ -177,23 +210,7 @@ export function TwoStepCard() {
               <Text size="sm">
                 {t('mfa.scan', { defaultValue: '1. Scan this QR code with your authenticator app, or type the key into it.' })}
               </Text>
-              <Group align="flex-start" gap="lg">
-                <Image
-                  src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qr_svg)}`}
-                  alt={t('mfa.qr_alt', { defaultValue: 'QR code for the authenticator app' })}
-                  w={180}
-                  h={180}
-                  bg="white"
-                />
-                <Stack gap={4}>
-                  <Text size="xs" c="dimmed">
-                    {t('mfa.key', { defaultValue: 'Key' })}
-                  </Text>
-                  <Code fz="sm" data-testid="mfa-secret" data-secret={enrolment.secret}>
-                    {grouped(enrolment.secret)}
-                  </Code>
-                </Stack>
-              </Group>
+              <EnrolmentQr enrolment={enrolment} />
               <Text size="sm">{t('mfa.confirm_hint', { defaultValue: '2. Enter the code the app shows, to check it works.' })}</Text>
               <Group align="flex-end">
                 {codeInput}
