@@ -37,6 +37,10 @@ for (const backend of backends) {
       srv = await startTestServer(backend);
       // The first sign-in of the administrator: the deadline is set from now.
       admin = await login(srv.app);
+      // My Profile's card says until when as well.
+      const status = (await call(srv.app, { ...admin, modulename: 'employee', pagename: 'profile' }, 'GET', '/api/employee/mfa/')).json<Row>();
+      expect(status).toMatchObject({ enrolled: false, required: true });
+      expect(Math.abs(new Date(String(status.grace_until)).getTime() - (firstSignIn + 14 * DAY))).toBeLessThan(60_000);
       const clerk = await staffAccount(srv.app, admin, { 'master/religion': 'view' }, false, 'MGC');
       clerkNm = clerk.session.usr_nm;
       const req = await staffAccount(srv.app, admin, { 'master/religion': 'view' }, false, 'MGR');

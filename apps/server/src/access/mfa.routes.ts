@@ -40,6 +40,8 @@ export function registerMfaRoutes(app: FastifyInstance, db: Db, cfg: Config): vo
       enrolled_at: f?.mfa_enrolled_at ?? null,
       required: needsFactor(ctx.user.rl_nm, f),
       recovery_left: f?.mfa_enrolled_at ? await recoveryLeft(db, ctx.user.usr_cd) : 0,
+      // Required and not set up: the date after which the password alone no longer signs in.
+      grace_until: !f?.mfa_enrolled_at && needsFactor(ctx.user.rl_nm, f) && f?.mfa_grace_until ? new Date(f.mfa_grace_until).toISOString() : null,
     };
   });
 

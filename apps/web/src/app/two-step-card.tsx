@@ -1,5 +1,6 @@
-import { Alert, Badge, Box, Button, Code, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconDownload, IconPrinter, IconShieldLock } from '@tabler/icons-react';
+import { Alert, Badge, Box, Button, Code, CopyButton, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertCircle, IconCopy, IconDownload, IconPrinter, IconShieldLock } from '@tabler/icons-react';
+import dayjs from 'dayjs';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fallbackErrorMessage } from '../lib/http-rules';
@@ -10,6 +11,7 @@ interface Status {
   enrolled: boolean;
   required: boolean;
   recovery_left: number;
+  grace_until?: string | null;
 }
 export interface Enrolment {
   secret: string;
@@ -41,6 +43,13 @@ export function EnrolmentQr({ enrolment }: { enrolment: Enrolment }) {
         <Code fz="sm" data-testid="mfa-secret" data-secret={enrolment.secret}>
           {grouped(enrolment.secret)}
         </Code>
+        <CopyButton value={enrolment.secret}>
+          {({ copied, copy }) => (
+            <Button variant="subtle" size="compact-sm" leftSection={<IconCopy size={14} />} onClick={copy} w="fit-content">
+              {copied ? t('mfa.key_copied', { defaultValue: 'Copied' }) : t('mfa.key_copy', { defaultValue: 'Copy key' })}
+            </Button>
+          )}
+        </CopyButton>
       </Stack>
     </Group>
   );
@@ -180,6 +189,12 @@ export function TwoStepCard() {
         {status?.required && !status.enrolled && !enrolment && (
           <Alert color="yellow" variant="light" icon={<IconAlertCircle size={18} />}>
             {t('mfa.required_now', { defaultValue: 'Your account needs two-step sign-in. Please set it up now.' })}
+            {status.grace_until &&
+              ' ' +
+                t('mfa.grace_toast', {
+                  defaultValue: 'Set up two-step sign-in by {{date}}: after that you cannot sign in without it.',
+                  date: dayjs(status.grace_until).format('D MMM YYYY'),
+                })}
           </Alert>
         )}
         {error && (
