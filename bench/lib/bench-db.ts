@@ -58,3 +58,21 @@ export async function gitCommit(root: string): Promise<string> {
     return 'unknown';
   }
 }
+
+/**
+ * The benches drive many clients as the one ADMIN login, where a school has one clerk per desk. The per-user
+ * guards would then stop them (issue 11: at most SESSION_MAX_PER_USER sessions, the hourly budget of rows read),
+ * so a bench raises them for its own database: the sessions through startServer's environment, the read budget
+ * here (every institute's READ_BUDGET_ROWS_HOUR, and any block left by an earlier run). A database from before
+ * the read budget existed is left as it is.
+ */
+export async function raisePerUserGuards(url: string): Promise<void> {
+  await withClient(url, async (c) => {
+    const has = await c.query<{ t: string | null }>(`SELECT to_regclass('read_budget')::text AS t`);
+    if (!has.rows[0].t) return;
+    await c.query(`INSERT INTO setting (inst_cd, setg_unq_cd, setg_nm, setg_val)
+                   SELECT inst_cd, 'READ_BUDGET_ROWS_HOUR', 'Rows a User May Read per Hour', '10000000' FROM institute
+                   ON CONFLICT (inst_cd, lower(setg_unq_cd)) DO UPDATE SET setg_val = EXCLUDED.setg_val`);
+    await c.query('DELETE FROM read_budget');
+  });
+}

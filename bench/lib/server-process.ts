@@ -52,6 +52,8 @@ export async function startServer(o: StartOptions): Promise<ServerProcess> {
     ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
     DEMO_PASSWORD: BENCH_DEMO_PASSWORD,
     DATABASE_URL: o.databaseUrl ?? '',
+    // Every bench client signs in as ADMIN: one login standing for many clerks (see raisePerUserGuards).
+    SESSION_MAX_PER_USER: '1000',
     ...(o.dataDir ? { DATA_DIR: o.dataDir } : {}),
     ...(o.env ?? {}),
   };

@@ -15,7 +15,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { headersOf, signIn, type ApiSession } from '../lib/api-session';
-import { gitCommit, machineFacts, urlOf, withClient } from '../lib/bench-db';
+import { gitCommit, machineFacts, raisePerUserGuards, urlOf, withClient } from '../lib/bench-db';
 import { runLoad, type KindResult, type RequestSpec } from '../lib/load-driver';
 import { BENCH_ADMIN_PASSWORD, repoRoot, startServer } from '../lib/server-process';
 import { fmt, loadAverage, percentile, table } from '../lib/stats';
@@ -83,6 +83,7 @@ const feeKinds: Kind[] = [
   { kind: 'counter finder by admission number', page: 'quick_fee_collection', path: (i) => `/api/student/detail/?q=${enc(pick(sample.adm, i))}&size=20` },
 ];
 
+await raisePerUserGuards(url);
 const server = await startServer({ databaseUrl: url, root: args.root });
 const results: Record<string, unknown> = { commit: await gitCommit(repoRoot), machine: await machineFacts(url), data: info, startMs: Math.round(server.startMs) };
 try {
