@@ -62,6 +62,8 @@ describe.runIf(browserAvailable())('two-step sign-in set up at sign-in once the 
     await page.locator('input[name="mfa_enrol_code"]').press('Enter');
     const done = page.getByTestId('mfa-enrolled');
     await done.waitFor({ timeout: 15_000 });
+    // The codes' component is fetched when the step opens: wait for them as a person would.
+    await done.getByTestId('recovery-codes').locator('code').first().waitFor({ timeout: 15_000 });
     const codes = (await done.getByTestId('recovery-codes').locator('code').allTextContents()).map((c) => c.trim());
     expect(codes).toHaveLength(10);
     expect(codes[0]).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);

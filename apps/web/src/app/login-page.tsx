@@ -1,7 +1,7 @@
 import { Alert, Anchor, Box, Button, Checkbox, Group, List, Paper, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconBooks, IconCash, IconChecklist, IconLock, IconShieldLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { fallbackErrorMessage } from '../lib/http-rules';
@@ -11,9 +11,14 @@ import { signIn, useSession, type SessionUser } from '../lib/session-store';
 import { toast } from '../lib/toast';
 import { firstMissingRequired } from '../lib/validation';
 import { BrandMark } from './brand-mark';
-import { EnrolmentQr, RecoveryCodes, type Enrolment } from './two-step-card';
+import type { Enrolment } from './two-step-card';
 import { LoginLanguageSwitcher } from './login-language-switcher';
 import classes from './login-page.module.css';
+
+// The two-step set-up's QR code and recovery codes are needed by few sign-ins: fetched when asked for, so the
+// sign-in page stays within its byte budget (e2e/first-load).
+const EnrolmentQr = lazy(() => import('./two-step-card').then((m) => ({ default: m.EnrolmentQr })));
+const RecoveryCodes = lazy(() => import('./two-step-card').then((m) => ({ default: m.RecoveryCodes })));
 
 type LoginResponse = Partial<SessionUser> &
   Pick<SessionUser, 'usr_nm' | 'usr_cd' | 'usr_token'> & { mfa_enrol?: boolean; mfa_grace_until?: string; recovery_codes?: string[] };
@@ -202,7 +207,9 @@ export function LoginPage() {
               <Title order={2} size="h3">
                 {t('mfa.turned_on', { defaultValue: 'Two-step sign-in is on.' })}
               </Title>
-              <RecoveryCodes codes={signedIn.recovery_codes} />
+              <Suspense fallback={null}>
+                <RecoveryCodes codes={signedIn.recovery_codes} />
+              </Suspense>
               <Button
                 size="md"
                 fullWidth
@@ -345,7 +352,9 @@ export function LoginPage() {
                 <Text size="sm">
                   {t('mfa.scan', { defaultValue: '1. Scan this QR code with your authenticator app, or type the key into it.' })}
                 </Text>
-                <EnrolmentQr enrolment={enrolment} />
+                <Suspense fallback={null}>
+                  <EnrolmentQr enrolment={enrolment} />
+                </Suspense>
                 <TextInput
                   ref={codeRef}
                   name="mfa_enrol_code"

@@ -1,4 +1,8 @@
 import { Alert, Badge, Box, Button, Code, CopyButton, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+// Also shown on the sign-in page (loaded there on demand), whose own Mantine styles leave these out.
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/Image.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
 import { IconAlertCircle, IconCopy, IconDownload, IconPrinter, IconShieldLock } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
