@@ -36,6 +36,11 @@ await database.db.execute(sql`
          'EMP' || lpad(g::text, 6, '0'), 1 + g % 6, 1 + g % 9, (ARRAY['Male','Female'])[1 + g % 2],
          '+91 98' || lpad(g::text, 8, '0'), 'staff' || g || '@school.example', false
   FROM generate_series(1, ${ROWS}) AS g`);
+// One ADMIN session stands for the office here: past half of the hourly read budget (issue 11) every answer
+// would write its count, which is the alarm's cost for a heavy reader, not the list's (see performance.md).
+await database.db.execute(sql`INSERT INTO setting (inst_cd, setg_unq_cd, setg_nm, setg_val)
+  SELECT inst_cd, 'READ_BUDGET_ROWS_HOUR', 'Rows a User May Read per Hour', '10000000' FROM institute
+  ON CONFLICT (inst_cd, lower(setg_unq_cd)) DO UPDATE SET setg_val = EXCLUDED.setg_val`);
 await database.db.execute(sql`ANALYZE`);
 const seedMs = performance.now() - t0;
 
