@@ -1,5 +1,4 @@
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Logger } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { configFromEnv } from '../src/config';
-import { rows, sql, type Database, type Db } from '../src/db/client';
+import { pgliteExtensions, rows, sql, type Database, type Db } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { seedIfEmpty } from '../src/db/seed';
 import { feeWorld, type FeeWorld } from './fee-fixture';
@@ -54,7 +53,7 @@ async function countingServer(backend: Backend): Promise<{ srv: TestServer; coun
       await c.end();
     };
   } else {
-    const client = await PGlite.create('memory://', { extensions: { pg_trgm } });
+    const client = await PGlite.create('memory://', { extensions: pgliteExtensions });
     database = { db: drizzlePglite(client, { logger }) as unknown as Db, kind: 'pglite', close: () => client.close() };
   }
   await migrate(database.db);

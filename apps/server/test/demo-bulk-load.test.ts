@@ -1,10 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/client';
 import { generateDemo } from '../src/db/demo/demo-data';
 import { migrate } from '../src/db/migrate';
-import { pgliteExtensions } from '../src/db/pglite-image';
+import { pgliteExtensions, type Db } from '../src/db/client';
 import { seedIfEmpty } from '../src/db/seed';
 
 /**

@@ -4,9 +4,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/client';
 import { migrate, migrationsDir } from '../src/db/migrate';
-import { buildPgliteImage, imageChecksum, pgliteExtensions, restorePgliteImage } from '../src/db/pglite-image';
+import { pgliteExtensions, type Db } from '../src/db/client';
+import { buildPgliteImage, imageChecksum, restorePgliteImage } from '../src/db/pglite-image';
 
 /** Everything the migrations make, as text: tables and columns, constraints, indexes, views, functions, triggers. */
 async function schemaListing(pg: PGlite): Promise<string[]> {

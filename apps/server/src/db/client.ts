@@ -34,6 +34,10 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
+/** The extensions every PGlite database of the product loads (its migrations create them): one list for the
+ * server, the build's prebuilt database and the tests that open PGlite themselves. */
+export const pgliteExtensions = { pg_trgm, btree_gin };
+
 /** Named statements per connection; past it, new texts go unnamed (parsed each time, as before). */
 export const MAX_NAMED_STATEMENTS = 500;
 
@@ -121,7 +125,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     if (generic) genericPlanHandles.set(db, drizzlePg(generic, { logger }) as unknown as Db);
     return { db, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), generic?.end()])) };
   }
-  const client = await PGlite.create(opts.dataDir ?? 'memory://', { extensions: { pg_trgm, btree_gin } });
+  const client = await PGlite.create(opts.dataDir ?? 'memory://', { extensions: pgliteExtensions });
   const db = drizzlePglite(client, { logger }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
 }

@@ -12,8 +12,6 @@
  * initdb (5 s on a loaded box); copying the folder took 0.2-0.4 s.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { createHash } from 'node:crypto';
 import { constants, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -21,11 +19,8 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './client';
+import { pgliteExtensions, type Db } from './client';
 import { migrate, migrationsDir } from './migrate';
-
-/** The extensions the server's PGlite loads (db/client.ts): the image is made with the same. */
-export const pgliteExtensions = { pg_trgm, btree_gin };
 
 /** apps/server/dist/pglite-image (a build artefact, not in git). */
 export const defaultImageDir = join(dirname(fileURLToPath(import.meta.url)), '../../dist/pglite-image');

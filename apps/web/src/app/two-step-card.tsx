@@ -248,7 +248,7 @@ export function TwoStepCard() {
           <form onSubmit={withCode('recovery')} noValidate>
             <Stack gap="sm">
               <Text size="sm">
-                {t('mfa.recovery_left', { defaultValue: 'Recovery codes left: {{count}}', count: status.recovery_left })}
+                {t('mfa.recovery_left', { defaultValue: 'Recovery codes left: {{n}}', n: status.recovery_left })}
               </Text>
               <Group align="flex-end">
                 {codeInput}
