@@ -29,6 +29,7 @@ import { registerStudentDiscountHooks } from './hooks/student-discount.hooks';
 import { registerUserPermissionHooks } from './hooks/user-permission.hooks';
 import { frameworkRefusal, HttpError, requestValueError, unauthorized } from './lib/http-error';
 import { refuseMalformedInput } from './lib/malformed-input';
+import { createRealtimeEvents } from './realtime-events';
 import { resolveSession } from './access/session';
 import { docsRequestInterceptor } from './engine/openapi-docs';
 import { registerAdmitStudentRoutes } from './workflows/admit-student/admit-student.handler';
@@ -78,6 +79,8 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   });
   const db = database.db;
   keepStatistics(app, database);
+  // Events raised before the socket server is attached (main.ts), or in a process without one, are dropped.
+  app.decorate('realtimeEvents', createRealtimeEvents());
 
   if (!hooksRegistered) {
     registerEmployeeHooks();

@@ -89,6 +89,7 @@ export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config, 
   }, options.sweepMs ?? 60_000);
   sweep.unref();
 
+  app.realtimeEvents.attach(io);
   return {
     io,
     disconnectAll() {

@@ -9,6 +9,9 @@ import { useSession } from '../lib/session-store';
 import { MOBILE_QUERY } from './app-theme';
 import { BrandMark } from './brand-mark';
 import { InstituteSwitcher, LanguageSwitcher, YearSwitcher } from './context-switchers';
+import { MessageComposeButton } from './message-compose';
+import { NotificationBell } from './notification-bell';
+import { QuickMenuBar } from './quick-menu-bar';
 import { PageLoader } from './root-layout';
 import classes from './shell-layout.module.css';
 import { SideMenu } from './side-menu';
@@ -61,6 +64,9 @@ export function ShellLayout() {
                 <LanguageSwitcher size="xs" w={125} />
               </>
             )}
+            <QuickMenuBar compact={isMobile} />
+            <MessageComposeButton compact={isMobile} />
+            <NotificationBell compact={isMobile} />
             <UserMenu compact={isMobile} />
           </Group>
         </Group>

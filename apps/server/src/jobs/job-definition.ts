@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { RealtimeEvents } from '../realtime-events';
+
+/** What a job's run() gets: the same database, settings and event hub as a request handler. */
+export interface JobContext {
+  db: Db;
+  cfg: Config;
+  log: FastifyBaseLogger;
+  events: RealtimeEvents;
+  queue: JobQueue;
+  /** The queue's own id of this run (for a job's own records). */
+  jobId: string;
+}
+
+/**
+ * One kind of job, declared once: the queue (jobs/) registers a worker for each, the jobs page lists them.
+ * run() throws to fail (the queue retries with backoff up to retryLimit, then keeps the last error).
+ */
+export interface JobDefinition<T extends object = object> {
+  /** Queue name, kebab-case: 'backup-run', 'notification-daily'. */
+  name: string;
+  /** Shown on the jobs page. */
+  label: string;
+  /** A fixed schedule (5-field cron, server's time zone); schedules that come from rows are set with queue.schedule. */
+  cron?: string;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  run(data: T, ctx: JobContext): Promise<unknown>;
+}
+
+export interface SendOptions {
+  /** At most one queued or running job with this key (a second 'Back up now' while one runs is not queued). */
+  singletonKey?: string;
+  startAfterSeconds?: number;
+}
+
+export interface JobQueue {
+  /** Queues a run; null when a singletonKey run is already waiting or running. */
+  send(name: string, data: object, options?: SendOptions): Promise<string | null>;
+  /** Runs name on cron (once per tick across every server process); key tells several schedules of one job apart. */
+  schedule(name: string, cron: string, data: object, key?: string): Promise<void>;
+  unschedule(name: string, key?: string): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobQueue;
+  }
+}

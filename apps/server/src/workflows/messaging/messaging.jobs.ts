@@ -1,0 +1,3 @@
+import type { JobDefinition } from '../../jobs/job-definition';
+
+export const messagingJobs: readonly JobDefinition[] = [];
