@@ -43,6 +43,10 @@ export interface Config {
    * Several server processes (PostgreSQL deployments) must share it.
    */
   uploadDir: string;
+  /** Outgoing e-mail (SMTP_URL, e.g. smtps://user:pass@mail.example.org:465); without it e-mail is disabled. */
+  smtpUrl?: string;
+  /** The From of e-mails sent (MAIL_FROM). */
+  mailFrom: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -73,5 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: env.DEMO_PASSWORD || undefined,
     secureCookies: env.SECURE_COOKIES === '1',
     uploadDir: env.UPLOAD_DIR || join(env.DATA_DIR ?? join(root, 'data'), 'uploads'),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Campus <no-reply@localhost>',
   };
 }
