@@ -86,6 +86,7 @@ import { overallBudget } from './reports/overall-budget.entity';
 import { transportBudget } from './reports/transport-budget.entity';
 import { staffBookStock } from './library/staff-book-stock.entity';
 import { customReport } from './reports/custom-report.entity';
+import { scheduleEvent } from './features/schedule-event.entity';
 
 /** Every entity, in dependency order (a link's target comes before the entity that links to it). */
 export const entities: readonly AnyEntity[] = [
@@ -191,6 +192,8 @@ export const entities: readonly AnyEntity[] = [
   staffBookStock,
   // saved views of other entities' lists (links to the report groups)
   customReport,
+  // a signed-in user's own schedule entries
+  scheduleEvent,
 ];
 
 const byName = new Map(entities.map((e) => [e.name, e]));

@@ -20,5 +20,7 @@ export const exam = defineEntity({
     exm_end_dt: date({ label: 'End Date', required: true, notBefore: 'exm_strt_dt' }),
   },
   uniqueTogether: [{ fields: ['exmtyp_cd', 'sec_cd'], message: 'This section already has an exam of this type.' }],
+  // 'His students only': the exams of the sections the teacher teaches (the schedule shows a teacher those).
+  ownership: { through: 'subject_detail', match: { sec_cd: 'sec_cd' }, user: 'usr_cd' },
   defaultSort: { field: 'exm_strt_dt', dir: 'asc' },
 });
