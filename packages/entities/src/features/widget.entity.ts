@@ -1,6 +1,15 @@
-import { code, defineEntity, select, text } from '../define';
+import { code, defineEntity, json, number, select, text } from '../define';
 
-/** A dashboard tile: a count, a chart or a short list. */
+/**
+ * A dashboard tile: a DECLARED kind over one entity's list query, run with the viewer's own scope (institute,
+ * year, 'his students only'). The kind (wdgt_typ, and for a chart wdgt_sub_typ) and its parameters name
+ * registry entities and fields only; the server checks them on every save (400 for an unknown entity or
+ * field) and builds the query from the declarations, never from text in the row.
+ * - Count: rows; Sum: the total of wdgt_msr.
+ * - Chart Bar / Pie / Doughnut: rows (or the total of wdgt_msr) per value of wdgt_grp (students by class).
+ * - Chart Line: per day of wdgt_dt_fld over the date window (fees collected per day, last 30 days).
+ * - List: the first wdgt_lmt rows in wdgt_dt_fld order (upcoming holidays).
+ */
 export const widget = defineEntity({
   name: 'widget',
   table: 'widget',
@@ -11,11 +20,26 @@ export const widget = defineEntity({
   fields: {
     wdgt_cd: code(),
     wdgt_nm: text({ label: 'Widget Name', required: true, search: true, unique: true, max: 100 }),
-    wdgt_typ: select({ label: 'Type', options: ['Count', 'Chart', 'List'], required: true, defaultValue: 'Count', search: true }),
-    // Only charts have a sub type; nothing refuses one on a count or list yet.
+    wdgt_typ: select({ label: 'Type', options: ['Count', 'Sum', 'Chart', 'List'], required: true, defaultValue: 'Count', search: true }),
+    // Charts only; the save refuses one on another type, and a chart without one.
     wdgt_sub_typ: select({ label: 'Chart Type', options: ['Bar', 'Line', 'Pie', 'Doughnut'] }),
-    // Who sees the tile on their dashboard.
+    // Who sees the tile on their dashboard (and then only with a page of its entity).
     wdgt_mode: select({ label: 'Visible To', options: ['All Users', 'Admins Only'], required: true, defaultValue: 'All Users' }),
+    // A registry entity name (student, collected_fee ...): its list query, page and scope.
+    wdgt_ent: text({ label: 'Entity', required: true, max: 60 }),
+    // A number or money field of the entity, summed; empty = rows are counted.
+    wdgt_msr: text({ label: 'Measure', max: 60 }),
+    // The field a bar, pie or doughnut groups by (a class, a section, a status).
+    wdgt_grp: text({ label: 'Group By', max: 60 }),
+    // A date field of the entity: the window's field, a line chart's days, a list's order.
+    wdgt_dt_fld: text({ label: 'Date Field', max: 60 }),
+    // The window in days from today (-29 .. 0: the last 30 days); either end may be open.
+    wdgt_dt_frm: number({ label: 'From Day', min: -3660, max: 3660 }),
+    wdgt_dt_to: number({ label: 'To Day', min: -3660, max: 3660 }),
+    // Equality filters on declared fields: {"fee_coll_sts": "Active"}.
+    wdgt_whr: json({ label: 'Filters' }),
+    wdgt_lmt: number({ label: 'Rows', min: 1, max: 20 }),
+    wdgt_ord: number({ label: 'Order', max: 9999 }),
   },
   defaultSort: { field: 'wdgt_nm', dir: 'asc' },
 });
