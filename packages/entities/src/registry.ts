@@ -72,7 +72,7 @@ import { studentDiscount } from './student/student-discount.entity';
 import { feeFollowup } from './fee/fee-followup.entity';
 import { fee } from './fee/fee.entity';
 import { onlinePaymentRequest } from './fee/online-payment-request.entity';
-import { notification } from './features/notification.entity';
+import { notification, notificationMapping, userNotification } from './features/notification.entity';
 import { bookCheckin } from './library/book-checkin.entity';
 import { bookCheckinoutSummary } from './library/book-checkinout-summary.entity';
 import { bookCheckout } from './library/book-checkout.entity';
@@ -175,6 +175,9 @@ export const entities: readonly AnyEntity[] = [
   bookCheckin,
   bookCheckinoutSummary,
   notification,
+  // who gets which rule, and what the daily job stored for them (after the employees and rules they link to)
+  notificationMapping,
+  userNotification,
   // student workflows: attendance marking and section interchange (after the students and sections)
   studentAttendance,
   studentInterchange,

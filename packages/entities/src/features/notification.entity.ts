@@ -1,9 +1,12 @@
-import { bool, code, defineEntity, json, number, text } from '../define';
+import { bool, code, date, datetime, defineEntity, json, link, number, select, text } from '../define';
 
 /**
- * An alert staff see on sign-in (fees due this week, birthdays today), defined by a structured query. The
- * query parts are JSON, stored as sent: the notification workflow that runs them will validate their shape
- * (tables and columns from a fixed list, never SQL text) before anything executes.
+ * An alert staff see in the header's bell (fees due this week, leave letters to approve), defined by a
+ * structured query (apps/server/src/engine/entity-query.ts) split over the spec's columns: ntf_qry
+ * { entity, columns }, ntf_dt_fltr { field, from, to } (days from the run day), ntf_qry_whr_clmn
+ * [{ field, op, value }], ntf_qry_lmt_clmn (a number of rows), ntf_qry_ord_clmn [{ field, dir }],
+ * ntf_qry_grp_clmn [field]. The notification routes (workflows/notification-rules) check the assembled
+ * definition against the registry on every save: never SQL text.
  */
 export const notification = defineEntity({
   name: 'notification',
@@ -17,8 +20,9 @@ export const notification = defineEntity({
     // A short stable code (FEE_DUE) the mobile app and the user mapping can refer to whatever the name says.
     ntf_cd: text({ label: 'Notification Code', required: true, search: true, unique: true, format: 'upper-code', max: 40 }),
     ntf_nm: text({ label: 'Notification Name', required: true, search: true, unique: true, max: 100 }),
-    // How many days ahead the date filter looks (fees due within N days); 0 is today only.
+    // How many days ahead the rule looks, shown in the grid; the window itself is ntf_dt_fltr.
     ntf_mapp_day: number({ label: 'Days', max: 366 }),
+    // An inactive rule is kept but not run by the daily job.
     ntf_mapp_sts: bool({ label: 'Active', defaultValue: true }),
     ntf_mapp_odr: number({ label: 'Order', max: 9999 }),
     // Not in the spec: what the alert is for, for whoever maps it to users later.
@@ -31,4 +35,60 @@ export const notification = defineEntity({
     ntf_qry_grp_clmn: json({ label: 'Group Columns', gridHidden: true }),
   },
   defaultSort: { field: 'ntf_mapp_odr', dir: 'asc' },
+});
+
+/** Mapping weekdays ('Weekdays' is Monday to Saturday: Indian schools work Saturdays). */
+export const NOTIFICATION_DAYS = ['Every day', 'Weekdays', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+/**
+ * Which user gets which rule on which day (spec: ntf_mapp_*). Written and read only through the
+ * notification mapping routes (workflows/notification-rules), under the notification page: no generic route.
+ */
+export const notificationMapping = defineEntity({
+  name: 'notification_mapping',
+  table: 'notification_mapping',
+  key: 'ntf_mapp_cd',
+  scope: 'institute',
+  label: 'Notification Mapping',
+  title: 'ntf_mapp_day',
+  fields: {
+    ntf_mapp_cd: code(),
+    ntf_id: link({ label: 'Notification', to: 'notification', display: 'ntf_nm', as: 'ntf_nm', required: true }),
+    ntf_mapp_usr_cd: link({ label: 'Employee', to: 'employee', display: 'usr_full_nm', as: 'usr_full_nm', required: true, anyOfMyInstitutes: true }),
+    ntf_mapp_day: select({ label: 'Day', options: NOTIFICATION_DAYS, required: true }),
+    ntf_mapp_sts: bool({ label: 'Active', defaultValue: true }),
+    // The rule's place in the user's bell (lower first on the same day).
+    ntf_mapp_odr: number({ label: 'Order', max: 9999 }),
+  },
+  uniqueTogether: [{ fields: ['ntf_id', 'ntf_mapp_usr_cd'], message: 'This notification is already mapped to this employee.' }],
+  routes: [],
+  defaultSort: { field: 'ntf_mapp_odr', dir: 'asc' },
+});
+
+/**
+ * One run of a rule for one user on one day, as the bell shows it. One row per user, rule and day (the
+ * unique index): a retried or doubled daily job finds it there and writes nothing twice.
+ */
+export const userNotification = defineEntity({
+  name: 'user_notification',
+  table: 'user_notification',
+  key: 'usr_ntf_cd',
+  scope: 'institute',
+  label: 'User Notification',
+  title: 'usr_ntf_ttl',
+  fields: {
+    usr_ntf_cd: code(),
+    usr_cd: link({ label: 'Employee', to: 'employee', display: 'usr_full_nm', as: 'usr_full_nm', required: true, anyOfMyInstitutes: true }),
+    ntf_id: link({ label: 'Notification', to: 'notification', display: 'ntf_nm', as: 'ntf_nm', required: true }),
+    usr_ntf_dt: date({ label: 'Run Date', required: true }),
+    usr_ntf_ttl: text({ label: 'Title', required: true, max: 200 }),
+    usr_ntf_cnt: number({ label: 'Count' }),
+    // The first rows (or groups) as the recipient's scope showed them at the run: the bell's preview.
+    usr_ntf_rows: json({ label: 'Preview' }),
+    usr_ntf_is_read: bool({ label: 'Read', defaultValue: false }),
+    usr_ntf_read_at: datetime({ label: 'Read At' }),
+  },
+  uniqueTogether: [{ fields: ['usr_cd', 'ntf_id', 'usr_ntf_dt'], message: 'This notification was already stored for this user today.' }],
+  routes: [],
+  defaultSort: { field: 'usr_ntf_dt', dir: 'desc' },
 });
