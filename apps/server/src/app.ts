@@ -36,6 +36,7 @@ import { registerAdmitStudentRoutes } from './workflows/admit-student/admit-stud
 import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handler';
 import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
+import { registerScheduleRoutes } from './workflows/schedule/schedule.handler';
 import { registerEnterMarksRoutes } from './workflows/enter-marks/enter-marks.handler';
 import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
 import { registerLendBooksRoutes } from './workflows/lend-books/lend-books.handler';
@@ -209,6 +210,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerSettingRoutes(app, db);
   registerSaveSettingsRoutes(app, db);
   registerDashboardRoutes(app, db);
+  registerScheduleRoutes(app, db);
   registerCollectFeeRoutes(app, db);
   registerCancelFeeRoutes(app, db);
   registerOnlinePaymentRoutes(app, db);
