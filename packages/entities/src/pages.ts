@@ -115,7 +115,7 @@ export const pages: readonly PageDef[] = [
   p('institute', 'user_institute', 'Employee Mapping', 'user_institute', ['active']),
   p('institute', 'academic', 'Academic Year', 'academic', ['active']),
   p('institute', 'migration', 'Migration', 'migration', ['rollback']),
-  p('institute', 'circular', 'Circular', 'circular'),
+  p('institute', 'circular', 'Circular', 'circular', ['send_mail']),
   p('institute', 'holiday', 'Holiday', 'holiday'),
   // budget
   p('budget', 'category', 'Category', 'expense_category'),
@@ -160,7 +160,7 @@ export const pages: readonly PageDef[] = [
   p('features', 'widget', 'Widget', 'widget'),
   p('features', 'quick_menu', 'Quick Menu', 'quick_menu'),
   p('features', 'notification', 'Notification', 'notification'),
-  p('features', 'mob_notification', 'Mobile Notification', 'mob_notification', ['take_action']),
+  p('features', 'mob_notification', 'Mobile Notification', 'mob_notification', ['take_action', 'send_to_parents', 'retry_failed']),
   // reports
   p('reports', 'fee_report', 'Fee Report', 'fee_report', [], readOnlyButtons),
   p('reports', 'overall_budget', 'Overall Budget', 'overall_budget', [], readOnlyButtons),

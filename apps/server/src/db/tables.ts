@@ -1,3 +1,4 @@
+import { messagingTables } from '../workflows/messaging/messaging.tables';
 import { isView, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { sql, type SQL } from 'drizzle-orm';
@@ -339,7 +340,7 @@ export const upload = pgTable(
 
 /** Everything drizzle-kit needs to diff the schema, by export name. */
 export function schemaForMigrations(): Record<string, unknown> {
-  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, readBudget, upload, mfaFactor, mfaRecoveryCode, mfaDevice };
+  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, readBudget, upload, mfaFactor, mfaRecoveryCode, mfaDevice, ...messagingTables };
   for (const t of built.values()) if (!isView(t.entity)) out[t.entity.name] = t.table;
   return out;
 }

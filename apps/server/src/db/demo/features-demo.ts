@@ -153,7 +153,7 @@ export async function mobileNotifications(d: OfficeDemo): Promise<Row[]> {
   const opened = iso(d.startYear, d.joinMonth, 1);
   return d.add(
     'mob_notification',
-    list.filter(([, , , ago]) => ago <= 2 || addDays(d.today, -ago) >= opened).map(([sub, text, status, ago]) => scoped(d, { mob_ntf_dtl_sub: sub, mob_ntf_dtl_cnt: text, mob_ntf_dtl_sts: status, mob_ntf_dtl_crt_dt: addDays(d.today, -ago) })),
+    list.filter(([, , , ago]) => ago <= 2 || addDays(d.today, -ago) >= opened).map(([sub, text, status, ago]) => scoped(d, { mob_ntf_dtl_sub: sub, mob_ntf_dtl_msg: text, mob_ntf_dtl_sts: status, mob_ntf_dtl_crt_dt: addDays(d.today, -ago) })),
     ['mob_ntf_dtl_sub', 'mob_ntf_dtl_sts', 'mob_ntf_dtl_crt_dt'],
   );
 }
