@@ -44,6 +44,7 @@ import { registerWalletRoutes } from './workflows/wallet/wallet.handler';
 import { registerInterchangeRoutes } from './workflows/interchange-students/interchange-students.handler';
 import { registerMarkAttendanceRoutes } from './workflows/mark-attendance/mark-attendance.handler';
 import { registerMarkListRoutes } from './workflows/mark-list/mark-list.handler';
+import { registerMessagingRoutes } from './workflows/messaging/messaging.routes';
 import { registerOnlinePaymentRoutes } from './workflows/online-payment/online-payment.handler';
 import { registerRollYearOverRoutes } from './workflows/roll-year-over/roll-year-over.handler';
 import { registerPromoteStudentsRoutes } from './workflows/promote-students/promote-students.handler';
@@ -221,6 +222,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerPromoteStudentsRoutes(app, db);
   registerEnterMarksRoutes(app, db);
   registerMarkListRoutes(app, db);
+  registerMessagingRoutes(app, db, cfg);
   registerRollYearOverRoutes(app, db);
   registerLendBooksRoutes(app, db);
   registerWalletRoutes(app, db);

@@ -5,7 +5,10 @@ import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { isAdminRole } from '@campus/entities/pages';
+import { institutesOf, loadUser } from './access/request-context';
 import { hashToken, liveHashes, onSessionsEnded, resolveSession, sessionRoom } from './access/session';
+import { instituteRoom, userRoom } from './realtime-events';
 
 export interface Realtime {
   io: Server | null;
@@ -36,6 +39,29 @@ export function originAllowed(req: IncomingMessage, allowed: readonly string[]):
   }
 }
 
+/** The institute asked for, when the user's records let them work in it; null otherwise. */
+async function allowedInstitute(db: Db, usrCd: number, asked: unknown): Promise<number | null> {
+  const instCd = Number(asked);
+  if (!Number.isInteger(instCd) || instCd <= 0) return null;
+  const user = await loadUser(db, { usrCd });
+  if (!user) return null;
+  const mine = await institutesOf(db, usrCd, user.inst_cd, isAdminRole(user.rl_nm));
+  return mine.some((i) => i.inst_cd === instCd) ? instCd : null;
+}
+
+const servers = new WeakMap<FastifyInstance, Server>();
+
+/**
+ * Which of these users have a socket open now, on any server process (through the adapter with REDIS_URL).
+ * Empty without a socket server (API tests, a process without realtime).
+ */
+export async function usersOnline(app: FastifyInstance, usrCds: readonly number[]): Promise<Set<number>> {
+  const io = servers.get(app);
+  if (!io || usrCds.length === 0) return new Set();
+  const sockets = await io.in(usrCds.map(userRoom)).fetchSockets();
+  return new Set(sockets.map((s) => Number(s.data.usrCd)));
+}
+
 /**
  * socket.io on the API server. A socket must present a live session token and come from an allowed origin;
  * it joins its user's room so events reach the right person, and its session's room so it closes when the
@@ -61,15 +87,36 @@ export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config, 
   io.use((socket, next) => {
     const token = String(socket.handshake.auth.token ?? '');
     resolveSession(db, cfg, token)
-      .then((usrCd) => {
+      .then(async (usrCd) => {
         if (usrCd === null) return next(new Error('unauthorized'));
         const hash = hashToken(token);
         socket.data.tokenHash = hash;
-        void socket.join([`user:${usrCd}`, sessionRoom(hash)]);
+        socket.data.usrCd = usrCd;
+        const rooms = [userRoom(usrCd), sessionRoom(hash)];
+        // The institute the page works in, as the browser says: joined only when the user's own records
+        // (home institute or an active mapping) hold it, the same rule as the inst_cd header.
+        const inst = await allowedInstitute(db, usrCd, socket.handshake.auth.instCd);
+        if (inst !== null) rooms.push(instituteRoom(inst));
+        void socket.join(rooms);
         next();
       })
       .catch(() => next(new Error('unauthorized')));
   });
+  // Switching institute in the header moves the socket to that institute's room (checked again).
+  io.on('connection', (socket) => {
+    socket.on('join', (instCd: unknown, ack?: unknown) => {
+      const reply = typeof ack === 'function' ? (ack as (r: { ok: boolean }) => void) : () => undefined;
+      allowedInstitute(db, Number(socket.data.usrCd), instCd)
+        .then((inst) => {
+          if (inst === null) return reply({ ok: false });
+          for (const room of socket.rooms) if (room.startsWith('inst:') && room !== instituteRoom(inst)) void socket.leave(room);
+          void socket.join(instituteRoom(inst));
+          reply({ ok: true });
+        })
+        .catch(() => reply({ ok: false }));
+    });
+  });
+  servers.set(app, io);
 
   // Ended sessions (logout, 'Signed-in devices', the per-user limit, password, allow login off): through
   // the adapter, so a socket held by another process closes too.
@@ -97,6 +144,7 @@ export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config, 
       io.engine.close();
     },
     async close() {
+      servers.delete(app);
       clearInterval(sweep);
       stopListening();
       await new Promise<void>((r) => io.close(() => r()));
