@@ -14,7 +14,7 @@ import { registerAuthRoutes, setXsrfCookie, XSRF_COOKIE } from './access/auth.ro
 import { registerRequestContext } from './access/request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { keepStatistics } from './db/statistics';
+import { createJobQueue } from './jobs/job-queue';
 import { registerCrudRoutes } from './engine/crud.routes';
 import { registerDocumentRoutes } from './engine/document.routes';
 import { renderCertificate } from './documents/certificate.document';
@@ -37,6 +37,7 @@ import { registerCancelFeeRoutes } from './workflows/cancel-fee/cancel-fee.handl
 import { registerCollectFeeRoutes } from './workflows/collect-fee/collect-fee.handler';
 import { registerDashboardRoutes } from './workflows/dashboard/dashboard.handler';
 import { registerScheduleRoutes } from './workflows/schedule/schedule.handler';
+import { registerNotificationRoutes } from './workflows/notification-rules/notification-rule.routes';
 import { registerEnterMarksRoutes } from './workflows/enter-marks/enter-marks.handler';
 import { registerFileRoutes } from './workflows/file-upload/file-upload.handler';
 import { registerLendBooksRoutes } from './workflows/lend-books/lend-books.handler';
@@ -80,9 +81,11 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
     },
   });
   const db = database.db;
-  keepStatistics(app, database);
   // Events raised before the socket server is attached (main.ts), or in a process without one, are dropped.
   app.decorate('realtimeEvents', createRealtimeEvents());
+  // Handlers may always send; workers and schedules run once started (main.ts after listen, or a test).
+  app.decorate('jobs', createJobQueue({ database, cfg, log: app.log, events: app.realtimeEvents }));
+  app.addHook('onClose', async () => app.jobs.stop());
 
   if (!hooksRegistered) {
     registerEmployeeHooks();
@@ -212,6 +215,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerSaveSettingsRoutes(app, db);
   registerDashboardRoutes(app, db);
   registerScheduleRoutes(app, db);
+  registerNotificationRoutes(app, db);
   registerCollectFeeRoutes(app, db);
   registerCancelFeeRoutes(app, db);
   registerOnlinePaymentRoutes(app, db);
@@ -226,7 +230,7 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerRollYearOverRoutes(app, db);
   registerLendBooksRoutes(app, db);
   registerWalletRoutes(app, db);
-  registerCrudRoutes(app, db, new Set(['GET /api/user_permission/']));
+  registerCrudRoutes(app, db, new Set(['GET /api/user_permission/', 'GET /api/quick_menu/', 'POST /api/quick_menu/']));
   registerDocumentRoutes(app, db, { 'certificate/print': renderCertificate });
 
   if (cfg.webDist && existsSync(join(cfg.webDist, 'index.html'))) {

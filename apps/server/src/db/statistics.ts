@@ -1,8 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { sql, type Database, type Db } from './client';
-
-/** Between two refreshes on PGlite: often enough to follow a school's day, cheap at school sizes. */
-const REFRESH_EVERY_MS = 15 * 60_000;
+import type { JobDefinition } from '../jobs/job-definition';
+import { sql, type Db } from './client';
 
 /**
  * Refreshes the planner's statistics of every table. Without them PostgreSQL takes every table for a
@@ -16,19 +13,16 @@ export async function refreshStatistics(db: Db): Promise<void> {
 
 /**
  * PostgreSQL's autovacuum keeps statistics fresh by itself; embedded PGlite runs no background workers, so
- * the server refreshes them at start and every quarter of an hour while it runs.
+ * on PGlite the job queue refreshes them a few seconds after start and every quarter of an hour (jobs/).
  */
-export function keepStatistics(app: FastifyInstance, database: Database): void {
-  if (database.kind !== 'pglite') return;
-  const refresh = (): void => {
-    refreshStatistics(database.db).catch((err: unknown) => app.log.error({ err }, 'statistics refresh failed'));
-  };
-  const first = setTimeout(refresh, 5_000);
-  const timer = setInterval(refresh, REFRESH_EVERY_MS);
-  first.unref();
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  });
-}
+export const statisticsJob: JobDefinition = {
+  name: 'statistics-refresh',
+  label: 'Refresh the planner statistics (PGlite)',
+  cron: '*/15 * * * *',
+  retryLimit: 1,
+  async run(_data, ctx) {
+    const started = Date.now();
+    await refreshStatistics(ctx.db);
+    return { ms: Date.now() - started };
+  },
+};

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { RealtimeEvents } from '../realtime-events';
+import type { JobQueueService } from './job-queue';
 
 /** What a job's run() gets: the same database, settings and event hub as a request handler. */
 export interface JobContext {
@@ -28,6 +29,15 @@ export interface JobDefinition<T extends object = object> {
   retryLimit?: number;
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
+  /** A run still active after this long is failed (and retried); pg-boss's default is 15 minutes. */
+  expireInSeconds?: number;
+  /**
+   * Runs sharing a singletonKey never overlap: one waits while another is active (pg-boss's 'stately'
+   * policy). Only for jobs always sent with a key: without one, every send of the job shares the key ''.
+   */
+  oneAtATimePerKey?: boolean;
+  /** Whether the jobs page's 'Run now' may send it without data (default yes). */
+  runNow?: boolean;
   run(data: T, ctx: JobContext): Promise<unknown>;
 }
 
@@ -47,6 +57,7 @@ export interface JobQueue {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    jobs: JobQueue;
+    /** send / schedule for handlers; start / stop / list for main.ts and the jobs page. */
+    jobs: JobQueueService;
   }
 }
