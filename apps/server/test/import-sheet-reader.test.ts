@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TOO_MANY_ROWS } from '../src/engine/import.service';
 import { CsvReader, parseCsv, readSheetStream } from '../src/engine/sheet-reader';
 
@@ -108,6 +108,34 @@ describe('reading an upload as it arrives', () => {
     expect(read.bytes).toBe(buf.length);
     const { createHash } = await import('node:crypto');
     expect(read.sha256).toBe(createHash('sha256').update(buf).digest('hex'));
+  });
+
+  it('reads a good workbook whole when the streaming pass loses its workbook part by chance (exceljs 3064), with the same rows', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Students');
+    ws.addRow(['Student Name', 'Admission No', 'Date of Birth', 'Order']);
+    ws.addRow(['Arun', 'A/1', new Date(Date.UTC(2015, 5, 9)), 3]);
+    ws.addRow([]);
+    ws.addRow(['Priya', { richText: [{ text: 'A/' }, { text: '2' }] }, null, { formula: '1+1', result: 2 }]);
+    wb.addWorksheet('Help').addRow(['Column', 'What to enter']);
+    const buf = Buffer.from(await wb.xlsx.writeBuffer());
+    // The race drops the last stored entry, xl/workbook.xml: the streaming reader then never learns the sheets.
+    const proto = ExcelJS.stream.xlsx.WorkbookReader.prototype as unknown as { _parseWorkbook: (entry: unknown) => Promise<void> };
+    const lost = vi.spyOn(proto, '_parseWorkbook').mockImplementation(async () => undefined);
+    try {
+      const read = await readSheetStream('students.xlsx', bytes(buf.subarray(0, 700), buf.subarray(700)), limits);
+      expect(lost).toHaveBeenCalled();
+      expect(read.rows).toEqual([
+        ['Student Name', 'Admission No', 'Date of Birth', 'Order'],
+        ['Arun', 'A/1', '2015-06-09', '3'],
+        ['Priya', 'A/2', '', '2'],
+      ]);
+      expect(read.bytes).toBe(buf.length);
+      // A file that is no workbook still is refused after the second reading.
+      await expect(readSheetStream('x.xlsx', bytes(buf.subarray(0, Math.floor(buf.length / 2))), limits)).rejects.toThrow('The file is not a valid .xlsx workbook.');
+    } finally {
+      lost.mockRestore();
+    }
   });
 
   it('refuses an .xlsx that is not a zip, one cut short, and a name of another kind, with the same sentences as before', async () => {

@@ -171,7 +171,7 @@ export async function readSheetStream(
     for await (const chunk of hashed(source, state)) for (const r of csv.push(text.decode(chunk, { stream: true }))) take(r);
     for (const r of [...csv.push(text.decode()), ...csv.end()]) take(r);
   } else {
-    await readXlsx(hashed(source, state, XLSX_SIGNATURE), take);
+    await readXlsx(hashed(source, state, XLSX_SIGNATURE), take, () => (rows.length = 0));
   }
   onRows?.(Math.max(0, rows.length - 1));
   return { rows, sha256: state.hash.digest('hex'), bytes: state.bytes };
@@ -185,9 +185,17 @@ export async function readSheetStream(
  * The reader pipes its input into an unzipper, and a pipe does not pass errors on: the bytes are pumped into
  * a PassThrough here, which is ended when the upload fails (a refused signature, a file past the size
  * limit, a dropped connection) so the reader stops, and that failure is what is reported.
+ *
+ * The streaming reader walks the zip's entries in stored order and now and then loses the last one (a race in
+ * its unzip pass, exceljs issues 962 and 3064: 1 read in ~600 of our own template on Node 20, which stores
+ * xl/workbook.xml last; it failed a CI run). A good workbook must not be refused by chance, so the bytes are
+ * kept as they pass (the upload limit bounds them), and when the streaming pass fails or ends without the
+ * workbook part, the same bytes are read again with ExcelJS's whole-file loader, which reads the zip through
+ * its central directory. Only when that fails too is the file not a workbook.
  */
-async function readXlsx(source: AsyncIterable<Buffer>, take: (r: string[]) => void): Promise<void> {
+async function readXlsx(source: AsyncIterable<Buffer>, take: (r: string[]) => void, restart: () => void): Promise<void> {
   const input = new PassThrough();
+  const kept: Buffer[] = [];
   let failure: unknown = null;
   const roomOrClosed = (): Promise<void> =>
     new Promise((resolve) => {
@@ -199,10 +207,17 @@ async function readXlsx(source: AsyncIterable<Buffer>, take: (r: string[]) => vo
       input.on('drain', done);
       input.on('close', done);
     });
+  // Set when the streaming pass failed by chance: the rest of the upload is then read for the second pass.
+  let wantAll = false;
   const pump = (async () => {
     try {
       for await (const chunk of source) {
-        if (input.destroyed) return;
+        kept.push(chunk);
+        if (input.destroyed) {
+          // The streaming pass stopped: the rest is read only when the whole-file loader needs it.
+          if (wantAll) continue;
+          return;
+        }
         if (!input.write(chunk)) await roomOrClosed();
       }
     } catch (err) {
@@ -212,29 +227,47 @@ async function readXlsx(source: AsyncIterable<Buffer>, take: (r: string[]) => vo
   })();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
   let first = true;
+  let streamed = false;
   try {
     for await (const sheet of reader) {
       const wanted = first;
       first = false;
       for await (const row of sheet) {
         if (!wanted) continue;
-        // values is 1-based and sparse: a cell left empty is a hole, read as ''.
-        const values = row.values as ExcelJS.CellValue[];
-        const cells = Array.from({ length: Math.max(0, values.length - 1) }, (_, k) => cellText(values[k + 1]).trim());
-        if (!blank(cells)) take(cells);
+        takeRow(row, take);
       }
     }
+    // The workbook part read means no entry was lost on the way.
+    streamed = (reader as unknown as { model?: unknown }).model !== undefined;
+    wantAll = !streamed;
   } catch (err) {
     if (failure) throw failure;
-    // Our own refusal (too many rows) passes through; anything the unzip or XML parser threw means the bytes
-    // are not a workbook.
+    // Our own refusal (too many rows) passes through.
     if (err instanceof HttpError) throw err;
-    throw badRequest(NOT_XLSX);
+    wantAll = true;
   } finally {
-    // When the reading stopped early, the rest of the upload is not wanted: the pump stops at its next piece
-    // (not awaited then: a stalled client must not hold the answer).
+    // When the reading stopped early for good, the rest of the upload is not wanted: the pump stops at its
+    // next piece (not awaited then: a stalled client must not hold the answer).
     input.destroy();
   }
   await pump;
   if (failure) throw failure;
+  if (streamed) return;
+  restart();
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.load(Buffer.concat(kept) as unknown as ArrayBuffer);
+  } catch {
+    throw badRequest(NOT_XLSX);
+  }
+  const sheet = wb.worksheets[0];
+  if (!sheet) throw badRequest(NOT_XLSX);
+  sheet.eachRow((row) => takeRow(row, take));
+}
+
+function takeRow(row: ExcelJS.Row, take: (r: string[]) => void): void {
+  // values is 1-based and sparse: a cell left empty is a hole, read as ''.
+  const values = row.values as ExcelJS.CellValue[];
+  const cells = Array.from({ length: Math.max(0, values.length - 1) }, (_, k) => cellText(values[k + 1]).trim());
+  if (!blank(cells)) take(cells);
 }
