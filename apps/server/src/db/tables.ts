@@ -1,4 +1,5 @@
 import { messagingTables } from '../workflows/messaging/messaging.tables';
+import { backupTables } from '../workflows/backup/backup.tables';
 import { isView, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { sql, type SQL } from 'drizzle-orm';
@@ -340,7 +341,7 @@ export const upload = pgTable(
 
 /** Everything drizzle-kit needs to diff the schema, by export name. */
 export function schemaForMigrations(): Record<string, unknown> {
-  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, readBudget, upload, mfaFactor, mfaRecoveryCode, mfaDevice, ...messagingTables };
+  const out: Record<string, unknown> = { session, loginAttempt, loginDevice, readBudget, upload, mfaFactor, mfaRecoveryCode, mfaDevice, ...messagingTables, ...backupTables };
   for (const t of built.values()) if (!isView(t.entity)) out[t.entity.name] = t.table;
   return out;
 }
