@@ -22,38 +22,43 @@ export async function backups(d: OfficeDemo): Promise<void> {
   );
 }
 
-/** Dashboard tiles (features/widget). */
+/** Dashboard tiles (features/widget): each a declared kind over an entity's list query (widget.entity.ts). */
 export async function widgets(d: OfficeDemo): Promise<void> {
   const school = d.kind === 'school';
-  const list: [string, string, string | null, string][] = [
-    ['Students on Roll', 'Count', null, 'All Users'],
-    ['Staff Present Today', 'Count', null, 'All Users'],
-    ["Today's Attendance", 'Chart', 'Doughnut', 'All Users'],
-    ['Fee Collected This Month', 'Chart', 'Bar', 'Admins Only'],
-    ['Fee Defaulters', 'List', null, 'Admins Only'],
-    ['Expenses by Category', 'Chart', 'Pie', 'Admins Only'],
-    ['Upcoming Exams', 'List', null, 'All Users'],
-    ['Upcoming Holidays', 'List', null, 'All Users'],
-    ...(school ? ([['Books Issued', 'Count', null, 'All Users'], ['Bus Status', 'List', null, 'All Users']] as [string, string, null, string][]) : []),
+  const w = (nm: string, typ: string, sub: string | null, ent: string, more: Row = {}): Row => ({
+    wdgt_nm: nm, wdgt_typ: typ, wdgt_sub_typ: sub, wdgt_mode: 'All Users', wdgt_ent: ent,
+    wdgt_msr: null, wdgt_grp: null, wdgt_dt_fld: null, wdgt_dt_frm: null, wdgt_dt_to: null, wdgt_whr: null, wdgt_lmt: null, ...more,
+  });
+  const list: Row[] = [
+    w('Students by Class', 'Chart', 'Bar', 'student', { wdgt_grp: 'cls_cd' }),
+    w("Today's Attendance by Section", 'Chart', 'Bar', 'student_daywise_attendance_summary', {
+      wdgt_msr: 'stud_attn_sum_psnt_cnt', wdgt_grp: 'sec_cd', wdgt_dt_fld: 'stud_attn_sum_day', wdgt_dt_frm: 0, wdgt_dt_to: 0,
+    }),
+    w('Fees Collected per Day', 'Chart', 'Line', 'collected_fee', {
+      wdgt_msr: 'fee_coll_amt', wdgt_dt_fld: 'fee_coll_crt_dt', wdgt_dt_frm: -29, wdgt_dt_to: 0, wdgt_whr: JSON.stringify({ fee_coll_sts: 'Active' }),
+    }),
+    w('Fee Defaulters', 'Count', null, 'fee_report'),
+    w('Students by Gender', 'Chart', 'Doughnut', 'student', { wdgt_grp: 'stud_gnd' }),
+    w('Upcoming Holidays', 'List', null, 'holiday', { wdgt_dt_fld: 'hly_frm_dt', wdgt_dt_frm: 0, wdgt_dt_to: 90, wdgt_lmt: 5 }),
+    w('Upcoming Exams', 'List', null, 'exam', { wdgt_dt_fld: 'exm_strt_dt', wdgt_dt_frm: 0, wdgt_dt_to: 90, wdgt_lmt: 5 }),
+    ...(school ? [w('Books Overdue', 'Count', null, 'book_checkinout_summary', { wdgt_dt_fld: 'usr_bk_stk_due_dt', wdgt_dt_to: -1 })] : []),
   ];
-  await d.add('widget', list.map(([nm, typ, sub, mode]) => scoped(d, { wdgt_nm: nm, wdgt_typ: typ, wdgt_sub_typ: sub, wdgt_mode: mode })));
+  await d.add('widget', list.map((r, i) => scoped(d, { ...r, wdgt_ord: i + 1 })));
 }
 
-/** Dashboard shortcuts (features/quick_menu) to real, built pages, with their menu group's icon. */
+/** The office administrator's own shortcuts (features/quick_menu: each user's own) to real, built pages. */
 export async function quickMenu(d: OfficeDemo): Promise<void> {
   const links: [string, string, string][] = [
     ['Quick Fee Collection', 'fee', 'quick_fee_collection'],
     ['Student Profile', 'student', 'profile'],
     ['Daywise Attendance', 'student', 'daywise_attendance'],
     ['Circulars', 'institute', 'circular'],
-    ['Mark List', 'exam', 'mark_list'],
-    ['Staff Attendance', 'employee', 'attendance'],
-    ...(d.kind === 'school' ? ([['Bus Tracking', 'transport', 'tracking'], ['Book Issue', 'library', 'book_checkout']] as [string, string, string][]) : []),
+    ...(d.kind === 'school' ? ([['Book Issue', 'library', 'book_checkout']] as [string, string, string][]) : []),
   ];
   const list = links.map(([nm, module, page], i) => {
     const pg = findPage(module, page);
     if (!pg || !isLive(pg)) throw new Error(`demo: quick menu to a page that is not built: ${module}/${page}`);
-    return scoped(d, { qm_pg_nm: nm, qm_pg_pth: pagePath(pg), qm_pg_icn: menuGroups.find((g) => g.module === pg.module)?.icon ?? null, qm_ord: i + 1 });
+    return scoped(d, { usr_cd: d.admin, qm_pg_nm: nm, qm_pg_pth: pagePath(pg), qm_pg_icn: menuGroups.find((g) => g.module === pg.module)?.icon ?? null, qm_ord: i + 1 });
   });
   await d.add('quick_menu', list);
 }

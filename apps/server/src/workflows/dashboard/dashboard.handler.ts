@@ -1,12 +1,42 @@
 import type { FastifyInstance } from 'fastify';
-import { effectivePermissions } from '../../access/permission';
+import { effectivePermissions, type EffectivePermission } from '../../access/permission';
 import { mustCtx } from '../../access/request-context';
 import { rows, sql, type Db } from '../../db/client';
+import { registerHooks } from '../../engine/entity-hooks';
 import { localDateTime } from '../../lib/clock';
+import { badRequest } from '../../lib/http-error';
+import { registerQuickMenuRoutes } from './quick-menu.handler';
 import { registerSecurityEventRoutes, securityEvents } from './security-events';
+import { widgetData, type WidgetData, type WidgetRow } from './widget-data';
+import { widgetSpec, WidgetSpecError } from './widget-spec';
 
 /** Pages whose holders may see the day's fee total: the fee office's own pages. */
 const feePages = ['fee/quick_fee_collection', 'fee/fee_collected', 'fee/fee_management'];
+/** The school's takings (bills): a widget over them follows the same rule as the day's fee total. */
+const feeTakings = new Set(['collected_fee', 'fee_collection']);
+
+/** The school's takings are every student's bills: not for a fee page held with 'his students only'. */
+const seesFeeTotals = (perms: Map<string, EffectivePermission>): boolean =>
+  feePages.some((k) => perms.get(k)?.usr_prms_is_alw && !perms.get(k)?.usr_need_data_chk);
+
+let widgetHooks = false;
+/** Every save of a widget is checked against the registry (400 naming the field), never stored unreadable. */
+function registerWidgetHooks(): void {
+  if (widgetHooks) return;
+  widgetHooks = true;
+  const check = (row: Record<string, unknown>): void => {
+    try {
+      widgetSpec(row);
+    } catch (err) {
+      if (err instanceof WidgetSpecError) throw badRequest(err.message, [{ field: err.field, message: err.message }]);
+      throw err;
+    }
+  };
+  registerHooks('widget', {
+    beforeCreate: async (_tx, _ctx, values) => check(values),
+    beforeUpdate: async (_tx, _ctx, before, changes) => check({ ...before, ...changes }),
+  });
+}
 
 /**
  * Counts for the dashboard cards, for the request's institute and academic year. Counts are totals, never
@@ -17,13 +47,47 @@ const feePages = ['fee/quick_fee_collection', 'fee/fee_collected', 'fee/fee_mana
 export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
   const signedIn = { access: { kind: 'signed-in' as const } };
   registerSecurityEventRoutes(app, db);
+  registerQuickMenuRoutes(app, db);
+  registerWidgetHooks();
+
+  /**
+   * The viewer's widgets with their data, in wdgt_ord order: each one runs its entity's list query with the
+   * viewer's scope for that entity's page (a teacher under 'his students only' counts his students). A widget
+   * over an entity whose page the viewer does not hold, an 'Admins Only' one for others, and one over the
+   * school's takings for those who may not see fee totals, are left out; a widget that fails carries its own
+   * error and the others still answer.
+   */
+  app.get('/api/widget/data/', { config: signedIn, schema: { tags: ['Widget'], summary: "The viewer's dashboard widgets with their data" } }, async (req) => {
+    const ctx = mustCtx(req);
+    const today = localDateTime().date;
+    const list = await rows<WidgetRow>(
+      db,
+      sql`SELECT wdgt_cd, wdgt_nm, wdgt_typ, wdgt_sub_typ, wdgt_mode, wdgt_ent, wdgt_msr, wdgt_grp, wdgt_dt_fld, wdgt_dt_frm, wdgt_dt_to, wdgt_whr, wdgt_lmt
+          FROM widget WHERE inst_cd = ${ctx.instCd} ORDER BY wdgt_ord NULLS LAST, wdgt_nm, wdgt_cd LIMIT 24`,
+    );
+    const mine = list.filter((w) => w.wdgt_mode !== 'Admins Only' || ctx.user.is_admin);
+    const fees = mine.some((w) => feeTakings.has(String(w.wdgt_ent)))
+      ? seesFeeTotals(await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin))
+      : false;
+    const out: WidgetData[] = [];
+    for (const w of mine) {
+      if (feeTakings.has(String(w.wdgt_ent)) && !fees) continue;
+      try {
+        const d = await widgetData(req, db, ctx, w, today);
+        if (d) out.push(d);
+      } catch (err) {
+        req.log.error({ err, wdgt_cd: w.wdgt_cd }, 'widget failed');
+        out.push({ wdgt_cd: w.wdgt_cd, wdgt_nm: w.wdgt_nm, kind: 'count', entity: String(w.wdgt_ent), page: null, money: false, empty: true, error: 'This widget could not be loaded.' });
+      }
+    }
+    return { widgets: out };
+  });
+
   app.get('/api/dashboard/', { config: signedIn, schema: { tags: ['Dashboard'], summary: 'Dashboard counts' } }, async (req) => {
     const ctx = mustCtx(req);
     const today = localDateTime().date;
     const [e] = await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM employee WHERE inst_cd = ${ctx.instCd}`);
-    const perms = await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin);
-    // The school's takings are every student's bills: not for a fee page held with 'his students only'.
-    const seesFees = feePages.some((k) => perms.get(k)?.usr_prms_is_alw && !perms.get(k)?.usr_need_data_chk);
+    const seesFees = seesFeeTotals(await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin));
     // Administrators also get the bulk-read alarms (security-events.ts); the key is absent for everyone else.
     const security = ctx.user.is_admin ? { securityEvents: await securityEvents(db, ctx) } : {};
     if (ctx.acdmCd === null) {

@@ -1,0 +1,147 @@
+import { pagePath, pagesOfEntity } from '@campus/entities/pages';
+import type { FastifyRequest } from 'fastify';
+import type { RequestContext } from '../../access/request-context';
+import type { Db } from '../../db/client';
+import { aggregateEntityQuery, dayFromToday, parseAggregate, parseEntityQuery, runEntityQuery, scopeForEntity, type EntityQueryDef } from '../../engine/entity-query';
+import { HttpError } from '../../lib/http-error';
+import { widgetSpec, WidgetSpecError, type WidgetKind, type WidgetSpec } from './widget-spec';
+
+/** One point of a chart: a group (a class, a section, a day) and its number. */
+export interface WidgetPoint {
+  key: string;
+  label: string;
+  /** The row count, or the measure's exact sum as decimal text for money. */
+  value: number;
+  /** For a money measure: the exact sum ('1250.00'); value is the same as a number, for drawing only. */
+  amount?: string;
+}
+
+/** What the dashboard draws for one widget; exactly one of value/points/rows, or error. */
+export interface WidgetData {
+  wdgt_cd: number;
+  wdgt_nm: string;
+  kind: WidgetKind;
+  entity: string;
+  /** The entity's page the numbers come from (a link to the rows), e.g. sms/student/profile. */
+  page: string | null;
+  /** Whether the measure is money (shown with 2 decimals). */
+  money: boolean;
+  /** count / sum: the number (a sum of money as exact decimal text). */
+  value?: number | string;
+  /** bar / pie / donut / line: the groups; a line has one point per day of its window. */
+  points?: WidgetPoint[];
+  /** list: the first rows, as title, date and the group's label. */
+  rows?: { key: number; title: string; date: string | null; detail: string | null }[];
+  /** Nothing to show: no rows in the viewer's scope (or none in the window), said in words, not a zero. */
+  empty: boolean;
+  /** This widget failed (its definition no longer fits, a query failed): the others still show. */
+  error?: string;
+}
+
+export interface WidgetRow {
+  wdgt_cd: number;
+  wdgt_nm: string;
+  [k: string]: unknown;
+}
+
+/** The widget as a structured query of the entity-query engine (the same validation and scope as rules). */
+export function widgetQuery(s: WidgetSpec): EntityQueryDef {
+  return parseEntityQuery({
+    entity: s.entity.name,
+    where: Object.entries(s.where).map(([field, value]) => ({ field, op: 'eq', value })),
+    dateFilter: s.dateField ? { field: s.dateField, from: s.from ?? -3660, to: s.to ?? 3660 } : null,
+    ...(s.kind === 'list' && s.dateField ? { order: [{ field: s.dateField, dir: 'asc' }] } : {}),
+    limit: s.kind === 'list' ? s.limit : s.kind === 'line' ? 400 : 50,
+  });
+}
+
+/**
+ * One widget's data in the viewer's scope: the entity's own page decides (scopeForEntity: without it the
+ * widget is not the viewer's, null), and that page's 'his students only' narrows the rows.
+ */
+export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContext, w: WidgetRow, today: string): Promise<WidgetData | null> {
+  let s: WidgetSpec;
+  try {
+    s = widgetSpec(w);
+  } catch (err) {
+    if (!(err instanceof WidgetSpecError)) throw err;
+    return { wdgt_cd: w.wdgt_cd, wdgt_nm: w.wdgt_nm, kind: 'count', entity: String(w.wdgt_ent ?? ''), page: null, money: false, empty: true, error: err.message };
+  }
+  const pg = pagesOfEntity(s.entity.name)[0];
+  const base = {
+    wdgt_cd: w.wdgt_cd,
+    wdgt_nm: w.wdgt_nm,
+    kind: s.kind,
+    entity: s.entity.name,
+    page: pg ? pagePath(pg) : null,
+    money: s.measure !== undefined && s.entity.fields[s.measure].kind === 'money',
+  };
+  let scoped: RequestContext;
+  try {
+    scoped = await scopeForEntity(req, db, ctx, s.entity.name);
+  } catch (err) {
+    // Not allowed to open the entity's page: the widget is not this viewer's at all.
+    if (err instanceof HttpError && err.statusCode === 403) return null;
+    throw err;
+  }
+  const def = widgetQuery(s);
+  if (s.kind === 'list') {
+    const a = await runEntityQuery(db, scoped, def, { today });
+    const e = s.entity;
+    const detailOf = (r: Record<string, unknown>): string | null => {
+      // The row's class and section, or its type: what tells two upcoming rows apart.
+      const parts = Object.entries(e.fields)
+        .filter(([, f]) => f.kind === 'link' || (f.kind === 'select' && !f.multiple))
+        .slice(0, 2)
+        .map(([n, f]) => (f.kind === 'link' ? r[f.as] : r[n]))
+        .filter((v) => v !== null && v !== undefined && v !== '');
+      return parts.length ? parts.join(' - ') : null;
+    };
+    const rows = a.rows.map((r) => ({
+      key: Number(r[e.key]),
+      title: String(r[e.title] ?? ''),
+      date: s.dateField ? ((r[s.dateField] as string | null) ?? null) : null,
+      detail: detailOf(r),
+    }));
+    return { ...base, rows, empty: rows.length === 0 };
+  }
+  const spec = parseAggregate(def, {
+    fn: s.measure ? 'sum' : 'count',
+    ...(s.measure ? { field: s.measure } : {}),
+    by: s.kind === 'line' ? { day: s.dateField } : s.group ? { field: s.group } : null,
+  });
+  const a = await aggregateEntityQuery(db, scoped, def, spec, { today });
+  const num = (sum: string | undefined, n: number): number => (s.measure ? Number(sum ?? '0') : n);
+  if (s.kind === 'count' || s.kind === 'sum') {
+    // A count of no rows is a true zero (no defaulters); a sum over no rows is nothing to add up.
+    const value = s.kind === 'count' ? a.total.count : base.money ? (a.total.sum ?? '0.00') : num(a.total.sum, a.total.count);
+    return { ...base, value, empty: s.kind === 'sum' && a.total.count === 0 };
+  }
+  let points: WidgetPoint[] = a.groups.map((g) => ({
+    key: String(g.key ?? ''),
+    label: g.label === '' ? '—' : g.label,
+    value: num(g.sum, g.count),
+    ...(base.money ? { amount: g.sum ?? '0.00' } : {}),
+  }));
+  if (s.kind === 'line') {
+    // Every day of the window, a day without rows at 0 (nothing collected that day is a true 0); a window
+    // without any row at all is 'no data', not a flat line of zeros.
+    const byDay = new Map(points.map((p) => [p.key, p]));
+    const days: WidgetPoint[] = [];
+    for (let d = s.from ?? 0; d <= (s.to ?? 0); d++) {
+      const key = dayFromToday(d, today);
+      days.push(byDay.get(key) ?? { key, label: key, value: 0, ...(base.money ? { amount: '0.00' } : {}) });
+    }
+    return { ...base, points: days, empty: points.length === 0 };
+  }
+  points = orderGroups(s, points);
+  return { ...base, points, empty: points.length === 0 };
+}
+
+/** Groups of a link in the key's order (classes as created: VI before X), others as they came (largest first). */
+function orderGroups(s: WidgetSpec, points: WidgetPoint[]): WidgetPoint[] {
+  const f = s.group ? s.entity.fields[s.group] : undefined;
+  if (f?.kind === 'select') return [...points].sort((a, b) => f.options.indexOf(a.key) - f.options.indexOf(b.key));
+  if (f?.kind === 'link' && s.kind === 'bar') return [...points].sort((a, b) => Number(a.key) - Number(b.key));
+  return points;
+}
