@@ -1,0 +1,239 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows, sql } from '../src/db/client';
+import type { JobContext, JobQueue } from '../src/jobs/job-definition';
+import { attachRealtime, type Realtime } from '../src/realtime';
+import type { RealtimeEvent, RealtimeEvents } from '../src/realtime-events';
+import { MAIL_DISABLED } from '../src/workflows/messaging/mail.service';
+import { mailSendJob, mobNotificationSendJob } from '../src/workflows/messaging/messaging.jobs';
+import { collect, connectSocket, sleep, startSmtp, type TestSmtp } from './messaging-fixture';
+import { makeFixture, type Fixture, type Row } from './student-workflow-fixture';
+import { backends, call, type Session, type TestServer, startTestServer } from './test-server';
+
+/** Events a job raised, for a job run directly (not through the queue). */
+function recordingEvents(): RealtimeEvents & { seen: { to: number[]; event: RealtimeEvent; payload: unknown }[] } {
+  const seen: { to: number[]; event: RealtimeEvent; payload: unknown }[] = [];
+  return {
+    seen,
+    toUsers: (to, event, payload) => void seen.push({ to: [...to], event, payload }),
+    toInstitute: () => undefined,
+    attach: () => undefined,
+  };
+}
+
+const noQueue: JobQueue = { send: async () => null, schedule: async () => undefined, unschedule: async () => undefined };
+const quietLog = { info() {}, warn() {}, error() {}, debug() {}, child: () => quietLog } as unknown as FastifyBaseLogger;
+
+for (const backend of backends) {
+  describe(`messaging: direct messages, e-mail, parents' notifications (${backend})`, () => {
+    let srv: TestServer;
+    let realtime: Realtime;
+    let url: string;
+    let fx: Fixture;
+    let smtp: TestSmtp;
+    let teacher: Session;
+    let teacherCd: number;
+    const sockets: Socket[] = [];
+
+    const jobCtx = (events: RealtimeEvents, cfg = srv.cfg): JobContext => ({ db: srv.database.db, cfg, log: quietLog, events, queue: noQueue, jobId: 'test' });
+
+    beforeAll(async () => {
+      smtp = await startSmtp();
+      srv = await startTestServer(backend, { smtpUrl: smtp.url, mailFrom: 'Campus Office <office@school.example>' });
+      realtime = await attachRealtime(srv.app, srv.database.db, srv.cfg);
+      // The queue's workers (jobs/), as main.ts starts them: the routes' queued jobs run in this process.
+      await (srv.app.jobs as unknown as { start?: () => Promise<void> }).start?.();
+      await srv.app.listen({ port: 0, host: '127.0.0.1' });
+      url = `http://127.0.0.1:${(srv.app.server.address() as AddressInfo).port}`;
+      fx = await makeFixture(srv);
+      teacher = await fx.employee([{ module: 'institute', page: 'circular', buttons: 'view' }], false);
+      teacherCd = teacher.usr_cd;
+    }, 120_000);
+    afterAll(async () => {
+      for (const s of sockets) s.close();
+      realtime?.disconnectAll();
+      await srv?.close();
+      await realtime?.close();
+      await smtp?.close();
+    });
+
+    const open = async (s: Session, instCd?: number) => {
+      const socket = await connectSocket(url, s.token, instCd);
+      sockets.push(socket);
+      return socket;
+    };
+    const send = (from: Session, body: unknown) => call(srv.app, from, 'POST', '/api/message/', body);
+
+    it('lists colleagues of the institute by name only, searchable, without the user', async () => {
+      const all = await call(srv.app, fx.admin, 'GET', '/api/message/colleagues');
+      expect(all.statusCode).toBe(200);
+      const list = all.json<Row[]>();
+      expect(list.some((c) => c.usr_cd === teacherCd)).toBe(true);
+      expect(list.some((c) => c.usr_cd === fx.admin.usr_cd)).toBe(false);
+      expect(Object.keys(list[0]).sort()).toEqual(['usr_cd', 'usr_full_nm']);
+      const [row] = await rows<Row>(srv.database.db, sql`SELECT usr_full_nm FROM employee WHERE usr_cd = ${teacherCd}`);
+      const part = String(row.usr_full_nm).slice(-5);
+      const found = (await call(srv.app, fx.admin, 'GET', `/api/message/colleagues?q=${encodeURIComponent(part)}`)).json<Row[]>();
+      expect(found.map((c) => c.usr_cd)).toEqual([teacherCd]);
+      expect((await call(srv.app, fx.admin, 'GET', '/api/message/colleagues?q=nobody-is-called-this')).json<Row[]>()).toEqual([]);
+    });
+
+    it('refuses an empty, an over-long, a self-addressed or a stranger-addressed message, storing nothing', async () => {
+      const before = await count();
+      expect((await send(fx.admin, { to: teacherCd, message: '   ' })).json<Row>().message).toBe('Type the message.');
+      expect((await send(fx.admin, { to: teacherCd, message: 'x'.repeat(501) })).json<Row>().message).toBe('The message can have at most 500 characters.');
+      const self = await send(fx.admin, { to: fx.admin.usr_cd, message: 'hello me' });
+      expect(self.statusCode).toBe(400);
+      const stranger = await send(fx.admin, { to: 987654, message: 'hello?' });
+      expect(stranger.statusCode).toBe(400);
+      expect(stranger.json<Row>().message).toBe('The addressee is not a colleague of this institute.');
+      expect((await send(fx.admin, { message: 'to nobody' })).statusCode).toBe(400);
+      expect(await count()).toBe(before);
+    });
+
+    it("pushes a message to the addressee's sockets only, and stores it", async () => {
+      const theirs = await open(teacher);
+      const mine = await open(fx.admin);
+      const got = collect(theirs, 'messageSent');
+      const echoed = collect(mine, 'messageSent');
+      const res = await send(fx.admin, { to: teacherCd, message: '  Please come to the office at 11.  ' });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json<Row>().delivered).toBe(true);
+      await expect.poll(() => got.length).toBe(1);
+      expect(got[0]).toMatchObject({ to: teacherCd, from_usr_cd: fx.admin.usr_cd, message: 'Please come to the office at 11.' });
+      expect(typeof got[0].from).toBe('string');
+      await sleep(200);
+      expect(echoed).toEqual([]);
+      const inbox = (await call(srv.app, teacher, 'GET', '/api/message/')).json<Row[]>();
+      expect(inbox[0]).toMatchObject({ dm_from_usr_cd: fx.admin.usr_cd, dm_to_usr_cd: teacherCd, dm_txt: 'Please come to the office at 11.' });
+      theirs.close();
+      mine.close();
+    });
+
+    it('says when the addressee has no open page (stored, not delivered)', async () => {
+      const res = await send(teacher, { to: fx.admin.usr_cd, message: 'Leaving early today.' });
+      expect(res.statusCode).toBe(201);
+      expect(res.json<Row>().delivered).toBe(false);
+    });
+
+    it("joins a socket to its institute's room only when the user's records hold that institute", async () => {
+      const good = await open(teacher, teacher.instCd);
+      const forged = await open(teacher, teacher.instCd + 1000);
+      const a = collect(good, 'studentFeegroupSync');
+      const b = collect(forged, 'studentFeegroupSync');
+      srv.app.realtimeEvents.toInstitute(teacher.instCd, 'studentFeegroupSync', { cls_cd: 1 });
+      await expect.poll(() => a.length).toBe(1);
+      // A 'join' of an institute not held is refused too.
+      const joined = await forged.timeout(2000).emitWithAck('join', teacher.instCd + 1000);
+      expect(joined).toEqual({ ok: false });
+      await sleep(200);
+      expect(b).toEqual([]);
+      good.close();
+      forged.close();
+    });
+
+    it("'mail-send' delivers through SMTP and tells the asker", async () => {
+      const events = recordingEvents();
+      const out = await mailSendJob.run(
+        { to: ['head@school.example', 'Clerk@School.example'], subject: 'Staff meeting', text: 'At 4 pm in the library.', requestedBy: 7, what: "Circular 'Staff meeting'" },
+        jobCtx(events),
+      );
+      expect(out).toMatchObject({ sent: 2 });
+      const mails = smtp.received.filter((m) => m.subject === 'Staff meeting');
+      expect(mails.map((m) => m.to.toLowerCase()).sort()).toEqual(['clerk@school.example', 'head@school.example']);
+      expect(mails[0].text.trim()).toBe('At 4 pm in the library.');
+      expect(mails[0].from).toMatch(/Campus Office.*<office@school\.example>/);
+      expect(events.seen).toEqual([{ to: [7], event: 'mailSent', payload: { isSuccess: true, msg: "Circular 'Staff meeting' was e-mailed to 2." } }]);
+    });
+
+    it("'mail-send' reports a refused address, and a server without SMTP_URL sends nothing", async () => {
+      smtp.refuse.add('gone@school.example');
+      const events = recordingEvents();
+      await mailSendJob.run({ to: ['gone@school.example', 'ok@school.example'], subject: 'Partly', text: 'x', requestedBy: 7 }, jobCtx(events));
+      expect(smtp.received.filter((m) => m.subject === 'Partly').map((m) => m.to)).toEqual(['ok@school.example']);
+      expect(events.seen[0].payload).toEqual({ isSuccess: false, msg: "'Partly' was e-mailed to 1; 1 could not be reached." });
+      const off = recordingEvents();
+      const before = smtp.received.length;
+      await mailSendJob.run({ to: ['ok@school.example'], subject: 'Off', text: 'x', requestedBy: 7 }, jobCtx(off, { ...srv.cfg, smtpUrl: undefined }));
+      expect(smtp.received.length).toBe(before);
+      expect(off.seen[0].payload).toEqual({ isSuccess: false, msg: MAIL_DISABLED });
+    });
+
+    it('e-mails a circular to the staff on record (addresses from records), and refuses without SMTP_URL', async () => {
+      await srv.database.db.execute(sql`UPDATE employee SET usr_eml = ${'teacher.one@school.example'} WHERE usr_cd = ${teacherCd}`);
+      const circ = fx.as(fx.admin, 'institute', 'circular');
+      const id = await fx.created(circ, '/api/circular/', { crlr_sub: 'Annual Day on Friday', crlr_dscr: 'Classes end at noon.', crlr_dt: '2026-11-20' }, 'crlr_cd');
+      // Addresses in the body are not used: only the records'.
+      const res = await call(srv.app, circ, 'POST', `/api/circular/${id}/mail`, { recipients: 'Staff', to: ['attacker@evil.example'] });
+      expect(res.statusCode, res.body).toBe(202);
+      await expect.poll(() => smtp.received.filter((m) => m.subject === 'Annual Day on Friday').map((m) => m.to), { timeout: 20_000 }).toContain('teacher.one@school.example');
+      const got = smtp.received.filter((m) => m.subject === 'Annual Day on Friday');
+      expect(got.map((m) => m.to)).toContain('teacher.one@school.example');
+      expect(got.some((m) => m.to.includes('evil'))).toBe(false);
+      expect(got[0].text).toContain('Classes end at noon.');
+      // The teacher holds the page without 'send_mail'.
+      expect((await call(srv.app, fx.as(teacher, 'institute', 'circular'), 'POST', `/api/circular/${id}/mail`, { recipients: 'Staff' })).statusCode).toBe(403);
+      expect((await call(srv.app, circ, 'POST', `/api/circular/${id}/mail`, { recipients: 'Everyone' })).statusCode).toBe(400);
+      const saved = srv.cfg.smtpUrl;
+      srv.cfg.smtpUrl = undefined;
+      try {
+        const off = await call(srv.app, circ, 'POST', `/api/circular/${id}/mail`, { recipients: 'Staff' });
+        expect(off.statusCode).toBe(409);
+        expect(off.json<Row>().message).toBe(MAIL_DISABLED);
+        expect((await call(srv.app, fx.admin, 'GET', '/api/message/mail-status')).json<Row>()).toEqual({ enabled: false, message: MAIL_DISABLED });
+      } finally {
+        srv.cfg.smtpUrl = saved;
+      }
+    });
+
+    it("sends a mobile notification to a section's families with per-family status, count and retry", async () => {
+      const page = fx.as(fx.admin, 'features', 'mob_notification');
+      const [a1, a2, a3] = fx.studA;
+      await srv.database.db.execute(sql`UPDATE student SET stud_eml = ${'meena.parent@home.example'} WHERE stud_cd = ${a1}`);
+      await srv.database.db.execute(sql`UPDATE student SET stud_eml = ${'arun.parent@home.example'} WHERE stud_cd = ${a2}`);
+      await srv.database.db.execute(sql`UPDATE student SET stud_eml = NULL WHERE stud_cd = ${a3}`);
+      smtp.refuse.add('arun.parent@home.example');
+      const id = await fx.created(page, '/api/mob_notification/', { mob_ntf_dtl_sub: 'Sports day', mob_ntf_dtl_msg: 'Sports day is on Saturday; children come in house colours.', mob_ntf_dtl_sts: 'Ready' }, 'mob_ntf_dtl_cd');
+      const bad = await call(srv.app, page, 'POST', `/api/mob_notification/${id}/send`, { audience: 'Section', cls_cd: fx.cls1 });
+      expect(bad.statusCode).toBe(400);
+      const res = await call(srv.app, page, 'POST', `/api/mob_notification/${id}/send`, { audience: 'Section', cls_cd: fx.cls1, sec_cd: fx.secA });
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.json<Row>().recipients).toBe(3);
+      // The route queued the job; run it here too (idempotent: only queued deliveries are tried).
+      const events = recordingEvents();
+      await mobNotificationSendJob.run({ mob_ntf_dtl_cd: id, requestedBy: fx.admin.usr_cd }, jobCtx(events));
+      const deliveries = async () => (await call(srv.app, page, 'GET', `/api/mob_notification/${id}/deliveries`)).json<Row[]>();
+      await expect.poll(async () => (await deliveries()).filter((d) => d.mnd_sts === 'Queued').length, { timeout: 20_000 }).toBe(0);
+      const byStud = new Map((await deliveries()).map((d) => [d.stud_cd, d]));
+      expect(byStud.get(a1)).toMatchObject({ mnd_sts: 'Sent', mnd_address: 'meena.parent@home.example', mnd_attempts: 1 });
+      expect(byStud.get(a2)).toMatchObject({ mnd_sts: 'Failed' });
+      expect(byStud.get(a3)).toMatchObject({ mnd_sts: 'Failed', mnd_reason: 'no e-mail address', mnd_address: null });
+      const row = (await call(srv.app, page, 'GET', `/api/mob_notification/${id}`)).json<Row>();
+      expect(row).toMatchObject({ mob_ntf_dtl_cnt: 3, mob_ntf_dtl_sts: 'Partly sent' });
+      const mail = smtp.received.find((m) => m.to === 'meena.parent@home.example');
+      expect(mail).toMatchObject({ subject: 'Sports day' });
+      expect(mail!.text).toContain('house colours');
+      expect(events.seen.at(-1)).toMatchObject({ event: 'notificationSent', payload: { isSuccess: false } });
+      // Already sent: a second send is refused.
+      expect((await call(srv.app, page, 'POST', `/api/mob_notification/${id}/send`, { audience: 'Class', cls_cd: fx.cls1 })).statusCode).toBe(409);
+      // The address is fixed and the mailbox accepts now: retry reaches Arun's family.
+      smtp.refuse.delete('arun.parent@home.example');
+      const retry = await call(srv.app, page, 'POST', `/api/mob_notification/${id}/retry`, {});
+      expect(retry.statusCode, retry.body).toBe(202);
+      expect(retry.json<Row>().recipients).toBe(2);
+      await mobNotificationSendJob.run({ mob_ntf_dtl_cd: id }, jobCtx(recordingEvents()));
+      await expect.poll(async () => (await deliveries()).find((d) => d.stud_cd === a2)?.mnd_sts, { timeout: 20_000 }).toBe('Sent');
+      const after = new Map((await deliveries()).map((d) => [d.stud_cd, d]));
+      expect(after.get(a2)).toMatchObject({ mnd_attempts: 2 });
+      expect(after.get(a3)).toMatchObject({ mnd_sts: 'Failed', mnd_attempts: 2 });
+      expect((await call(srv.app, page, 'GET', `/api/mob_notification/${id}`)).json<Row>().mob_ntf_dtl_sts).toBe('Partly sent');
+    });
+
+    async function count(): Promise<number> {
+      const [r] = await rows<{ n: number }>(srv.database.db, sql`SELECT count(*)::int AS n FROM direct_message`);
+      return Number(r.n);
+    }
+  });
+}
