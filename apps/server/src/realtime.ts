@@ -20,6 +20,8 @@ export interface Realtime {
 export interface RealtimeOptions {
   /** How often this process looks for its sockets whose sessions expired or went idle (default a minute). */
   sweepMs?: number;
+  /** The Redis channel prefix of the adapter (default 'socket.io'): tests running side by side use their own. */
+  redisKey?: string;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config, 
     const pub = createClient({ url: cfg.redisUrl });
     const sub = pub.duplicate();
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub));
+    io.adapter(createAdapter(pub, sub, { key: options.redisKey ?? 'socket.io' }));
     closers.push(() => pub.quit(), () => sub.quit());
   }
   io.use((socket, next) => {
