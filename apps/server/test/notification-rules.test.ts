@@ -106,6 +106,22 @@ describe.each(backends)('notification rules on %s', (backend) => {
     expect((await call(srv.app, rulePage(admin), 'GET', '/api/notification/fetchQuery/?ntf=%7Bnot%20json')).statusCode).toBe(400);
   });
 
+  it("the entity's list takes a rule's filter (rule=), with the list's own scope, and refuses unknown fields", async () => {
+    const profile = (sess: Session): Session => ({ ...sess, modulename: 'student', pagename: 'profile' });
+    const ruleParam = encodeURIComponent(JSON.stringify({ where: byClasses().where }));
+    const all = await call(srv.app, profile(admin), 'GET', `/api/student/?rule=${ruleParam}&size=100`);
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json<{ rows: Row[] }>().rows.map((r) => Number(r.stud_cd)).sort()).toEqual(fixtureStudents().sort());
+    const mine = await call(srv.app, profile(teacher), 'GET', `/api/student/?rule=${ruleParam}&size=100`);
+    expect(mine.json<{ rows: Row[] }>().rows.map((r) => Number(r.stud_cd)).sort()).toEqual([...f.studA].sort());
+    // A date window: nobody in the fixture was born in the next three days.
+    const born = encodeURIComponent(JSON.stringify({ where: byClasses().where, dateFilter: { field: 'stud_dob', from: 0, to: 3 } }));
+    expect((await call(srv.app, profile(admin), 'GET', `/api/student/?rule=${born}`)).json<{ total: number }>().total).toBe(0);
+    const bad = await call(srv.app, profile(admin), 'GET', `/api/student/?rule=${encodeURIComponent(JSON.stringify({ where: [{ field: 'usr_pwd', op: 'eq', value: 'x' }] }))}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toBe("Condition 1: 'usr_pwd' is not a field of Student.");
+  });
+
   it('the daily job stores each mapped user their own answer once per day, even run twice, and tells them', async () => {
     const made = await post(rule({ ntf_qry: { entity: 'student', columns: ['stud_fs_nm', 'sec_cd'] }, ntf_qry_whr_clmn: byClasses().where }));
     expect(made.statusCode, made.body).toBe(201);

@@ -11,6 +11,7 @@ import { writeAudit } from './audit';
 import { createRow, deleteRows, getRow, listRows, options, updateRow, withinPartners } from './crud.service';
 import { answerImport, uploadBytes } from './import-progress';
 import { importRows, MAX_IMPORT_BYTES } from './import.service';
+import { parseListRule } from './entity-query';
 import { parseListParams } from './list-query';
 import { bodyDocs, listQueryDocs } from './openapi-docs';
 
@@ -37,6 +38,11 @@ function listDocs(e: AnyEntity): Record<string, unknown> {
   props.cols = {
     type: 'string',
     description: 'Comma-separated field names to return (the key and row_ver always); only their links are joined. Absent: every field.',
+  };
+  props.rule = {
+    type: 'string',
+    description:
+      'JSON { where: [{ field, op, value }], dateFilter: { field, from, to } } over declared fields (a notification rule\'s filter, days relative to today); ops: eq ne lt lte gt gte in not_in contains starts_with is_null not_null.',
   };
   return doc;
 }
@@ -99,6 +105,8 @@ export function registerCrudRoutes(app: FastifyInstance, db: Db, skip: ReadonlyS
       app.get(base, { config: { ...page(), docs: { querystring: listDocs(e) } }, schema: { tags, summary: `List ${e.label}` } }, async (req) => {
         const ctx = mustCtx(req);
         const params = parseListParams(e, req.query as Record<string, unknown>);
+        const rule = parseListRule(e, (req.query as Record<string, unknown>).rule);
+        if (rule) params.rule = rule;
         await reads.check(ctx, params.page, params.size);
         const answer = await listRows(db, e, ctx, params);
         await reads.count(ctx, e, answer.rows.length, params.page, params.size);

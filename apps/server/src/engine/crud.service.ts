@@ -11,6 +11,7 @@ import { entityTable } from '../db/tables';
 import { localDateTime } from '../lib/clock';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/http-error';
 import { writeAudit } from './audit';
+import { definitionWhere } from './entity-query';
 import { hooksOf, type Row } from './entity-hooks';
 import { claimUploads, takeUploads } from './file-claims';
 import { EXACT_COUNT_LIMIT, filterWhere, orderBy, plannedOnce, scopeWhere, searchWhere, selectionFor, sortLink, type ListParams, type Selection } from './list-query';
@@ -42,7 +43,7 @@ export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListPa
   const link = sortLink(e, p.sort);
   const s = selectionFor(e, p.cols, link);
   const t = s.table;
-  const where = and(scopeWhere(e, t, ctx), searchWhere(e, s, p.q, ctx), filterWhere(e, s, p.filters));
+  const where = and(scopeWhere(e, t, ctx), searchWhere(e, s, p.q, ctx), filterWhere(e, s, p.filters), p.rule ? definitionWhere(e, s, p.rule) : undefined);
   const order = orderBy(e, s, p);
   const offset = (p.page - 1) * p.size;
   const { q } = selectRows(db, e, s);

@@ -174,6 +174,29 @@ export function parseEntityQuery(input: unknown): EntityQueryDef {
   return { entity: e.name, columns, where, dateFilter, group, order, limit: d.limit ?? DEFAULT_LIMIT };
 }
 
+/** A list request's rule filter (`rule={"where":[...],"dateFilter":{...}}`): conditions over declared fields only. */
+export type ListRule = Required<Pick<EntityQueryDef, 'where' | 'dateFilter'>>;
+
+/**
+ * The list route's `rule` parameter: a notification's conditions and date window, opened from the bell,
+ * checked by the same validator as the rule itself (400 naming the part). Absent: undefined.
+ */
+export function parseListRule(e: AnyEntity, raw: unknown): ListRule | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || raw.length > 4000) throw badRequest("'rule' must be one JSON text of conditions.");
+  let input: unknown;
+  try {
+    input = JSON.parse(raw);
+  } catch {
+    throw badRequest("'rule' is not valid JSON.");
+  }
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw badRequest("'rule' must be { where, dateFilter }.");
+  const { where, dateFilter, ...rest } = input as { where?: unknown; dateFilter?: unknown };
+  if (Object.keys(rest).length) throw badRequest(`'rule' has unknown part(s): ${Object.keys(rest).join(', ')}.`);
+  const def = parseEntityQuery({ entity: e.name, where: where ?? [], dateFilter: dateFilter ?? null });
+  return { where: def.where ?? [], dateFilter: def.dateFilter ?? null };
+}
+
 /** The same check for code that builds definitions (the demo): throws a plain Error with the sentence. */
 export function checkEntityQuery(def: EntityQueryDef): EntityQueryDef {
   try {
@@ -224,7 +247,7 @@ function conditionSql(e: AnyEntity, s: Selection, w: QueryCondition): SQL {
 }
 
 /** The definition's own conditions (not the scope), on the selection's table. */
-export function definitionWhere(e: AnyEntity, s: Selection, def: EntityQueryDef, today?: string): SQL | undefined {
+export function definitionWhere(e: AnyEntity, s: Selection, def: Pick<EntityQueryDef, 'where' | 'dateFilter'>, today?: string): SQL | undefined {
   const conds: SQL[] = (def.where ?? []).map((w) => conditionSql(e, s, w));
   if (def.dateFilter) {
     const col = s.table[def.dateFilter.field];

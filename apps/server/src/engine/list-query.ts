@@ -2,6 +2,7 @@ import { fieldSchema, isView, normalisePhone, type AnyEntity, type OwnershipOfRe
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { RequestContext } from '../access/request-context';
+import type { ListRule } from './entity-query';
 import { dyn, type DynTable } from '../db/dyn-table';
 import { codeExpression, entityTable, entityTables, exactCodeFields, searchExpression, textSearchFields } from '../db/tables';
 import { badRequest } from '../lib/http-error';
@@ -24,6 +25,8 @@ export interface ListParams {
    * row_ver, and only their links are joined. Absent: every field, as the API always answered.
    */
   cols?: string[];
+  /** A notification's conditions and date window (`rule`, checked by entity-query.ts): opened from the bell. */
+  rule?: ListRule;
 }
 
 export const MAX_PAGE_SIZE = 500;
@@ -100,8 +103,8 @@ export function parseListParams(e: AnyEntity, query: Record<string, unknown>): L
  * number want different plans; a generic plan cannot see the pattern), nor do filters (a value may be rare or
  * nearly everyone's), nor data_chk (one teacher owns 40 of 10,000 rows, the next none).
  */
-export function plannedOnce(p: Pick<ListParams, 'q' | 'filters'>, ctx: Pick<RequestContext, 'dataChk'>): boolean {
-  return !p.q && Object.keys(p.filters).length === 0 && !ctx.dataChk;
+export function plannedOnce(p: Pick<ListParams, 'q' | 'filters' | 'rule'>, ctx: Pick<RequestContext, 'dataChk'>): boolean {
+  return !p.q && Object.keys(p.filters).length === 0 && !ctx.dataChk && !p.rule;
 }
 
 export interface Selection {

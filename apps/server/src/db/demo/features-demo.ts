@@ -1,9 +1,9 @@
-import { fieldSchema } from '@campus/entities/define';
 import { findPage, isLive, menuGroups, pagePath } from '@campus/entities/pages';
-import { findEntity } from '@campus/entities/registry';
 import { addDays, iso } from './calendar';
 import type { Row } from './insert-rows';
 import type { OfficeDemo } from './staff-demo';
+import { checkEntityQuery, type EntityQueryDef } from '../../engine/entity-query';
+import { ruleParts } from '../../workflows/notification-rules/notification-rule.service';
 
 const scoped = (d: OfficeDemo, r: Row): Row => ({ inst_cd: d.instCd, ...r, crt_by: d.admin });
 
@@ -64,46 +64,21 @@ export async function quickMenu(d: OfficeDemo): Promise<void> {
 }
 
 /**
- * A notification's query, as structured data: the entity the alert reads, its columns, a date window
- * (today .. today + ntf_mapp_day), equality filters, order, grouping and a row limit. Never SQL text.
+ * Sign-in alerts (features/notification), each a structured query (engine/entity-query.ts) checked by the
+ * engine's own validator, the one the notification routes apply on every save, then split over the spec's
+ * columns as the routes store them (ruleParts).
  */
-export interface NotificationQuery {
-  query: { entity: string; columns: string[] };
-  dateFilter: { field: string; from: 'today'; days: number } | null;
-  where: { field: string; op: 'eq'; value: string }[];
-  limit: { rows: number };
-  order: { field: string; dir: 'asc' | 'desc' }[];
-  group: string[];
-}
-
-/** Checks a definition against the declarations, the way the notification workflow must before it runs one. */
-export function checkNotificationQuery(q: NotificationQuery): void {
-  const e = findEntity(q.query.entity);
-  if (!e) throw new Error(`demo: notification on an unknown entity ${q.query.entity}`);
-  const field = (name: string) => {
-    const f = Object.hasOwn(e.fields, name) ? e.fields[name] : undefined;
-    if (!f || f.kind === 'json' || f.kind === 'password') throw new Error(`demo: notification field ${e.name}.${name} cannot be used`);
-    return f;
-  };
-  for (const c of [...q.query.columns, ...q.order.map((o) => o.field), ...q.group]) field(c);
-  if (q.dateFilter && field(q.dateFilter.field).kind !== 'date') throw new Error(`demo: ${e.name}.${q.dateFilter.field} is not a date`);
-  for (const w of q.where) {
-    if (!fieldSchema(field(w.field)).safeParse(w.value).success) throw new Error(`demo: '${w.value}' is not a value of ${e.name}.${w.field}`);
-  }
-  if (!Number.isInteger(q.limit.rows) || q.limit.rows < 1 || q.limit.rows > 500) throw new Error('demo: notification limit out of range');
-}
-
-/** Sign-in alerts (features/notification), each with a query the workflow can check field by field. */
 export async function notifications(d: OfficeDemo): Promise<void> {
-  const q = (entity: string, columns: string[], date: string | null, days: number, where: [string, string][], order: [string, 'asc' | 'desc'][], group: string[] = [], limit = 50): NotificationQuery => ({
-    query: { entity, columns },
-    dateFilter: date ? { field: date, from: 'today', days } : null,
+  const q = (entity: string, columns: string[], date: string | null, days: number, where: [string, string][], order: [string, 'asc' | 'desc'][], group: string[] = [], limit = 50): EntityQueryDef => ({
+    entity,
+    columns,
+    dateFilter: date ? { field: date, from: 0, to: days } : null,
     where: where.map(([field, value]) => ({ field, op: 'eq', value })),
-    limit: { rows: limit },
+    limit,
     order: order.map(([field, dir]) => ({ field, dir })),
     group,
   });
-  type Plan = [code: string, name: string, days: number, active: boolean, dscr: string, query: NotificationQuery];
+  type Plan = [code: string, name: string, days: number, active: boolean, dscr: string, query: EntityQueryDef];
   const plans: Plan[] = [
     ['FEE_DUE', 'Fee due this week', 7, true, 'Fee groups whose due date falls in the next seven days, for the accounts desk.', q('fee_group', ['fee_grp_nm', 'fee_grp_fee_exp_dt', 'fee_grp_fee_prid_amt'], 'fee_grp_fee_exp_dt', 7, [], [['fee_grp_fee_exp_dt', 'asc']])],
     ['HOLIDAY_AHEAD', 'Holidays this week', 7, true, 'Holidays starting in the next seven days.', q('holiday', ['hly_nm', 'hly_frm_dt', 'hly_to_dt', 'hly_typ'], 'hly_frm_dt', 7, [], [['hly_frm_dt', 'asc']])],
@@ -112,9 +87,10 @@ export async function notifications(d: OfficeDemo): Promise<void> {
     ['ABSENT_TODAY', 'Absentees today by section', 0, true, "Count of today's absentees in each section.", q('student_attendance', ['cls_cd', 'sec_cd'], 'stud_attn_dt', 0, [['stud_attn_sts', 'Absent']], [['cls_cd', 'asc']], ['cls_cd', 'sec_cd'])],
     ['BUS_DELAYED', 'Buses running late', 0, d.kind === 'school', 'Trips marked Delayed today; off where the institute runs no buses.', q('bus_trip', ['bs_trck_cd', 'bs_trip_typ', 'bs_trip_eta', 'bs_trip_rmks'], 'bs_trip_dt', 0, [['bs_trip_sts', 'Delayed']], [['bs_trip_eta', 'asc']], [], 20)],
   ];
-  const json = (v: unknown): string => JSON.stringify(v);
+  const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
   const list = plans.map(([code, name, days, active, dscr, query], i) => {
-    checkNotificationQuery(query);
+    const parts = ruleParts(checkEntityQuery(query));
+    // jsonb columns take the JSON text.
     return scoped(d, {
       ntf_cd: code,
       ntf_nm: name,
@@ -122,16 +98,16 @@ export async function notifications(d: OfficeDemo): Promise<void> {
       ntf_mapp_sts: active,
       ntf_mapp_odr: i + 1,
       ntf_dscr: dscr,
-      // jsonb columns take the JSON text.
-      ntf_qry: json(query.query),
-      ntf_dt_fltr: query.dateFilter ? json(query.dateFilter) : null,
-      ntf_qry_whr_clmn: json(query.where),
-      ntf_qry_lmt_clmn: json(query.limit),
-      ntf_qry_ord_clmn: json(query.order),
-      ntf_qry_grp_clmn: json(query.group),
+      ...Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, json(v)])),
     });
   });
-  await d.add('notification', list);
+  const made = await d.add('notification', list, ['ntf_id', 'ntf_mapp_sts']);
+  // The office administrator gets every active rule each day, so the bell has something to say after the
+  // first daily run (notification-daily, 06:00) or an admin's 'run now'.
+  await d.add(
+    'notification_mapping',
+    made.filter((r) => r.ntf_mapp_sts).map((r, i) => scoped(d, { ntf_id: r.ntf_id, ntf_mapp_usr_cd: d.admin, ntf_mapp_day: 'Every day', ntf_mapp_sts: true, ntf_mapp_odr: i + 1 })),
+  );
 }
 
 /** Messages to the parents' app (features/mob_notification): sent ones, one ready, one draft, one called off. */
