@@ -6,16 +6,22 @@ import { jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFet
 import { countText, DashboardPage, moneyText } from './dashboard-page';
 
 let body: unknown;
+let widgets: unknown = { widgets: [] };
 
 function renderDashboard() {
-  renderWithProviders(<DashboardPage />);
+  renderWithProviders(<DashboardPage />, { route: '/sms/dashboard' });
 }
 
 const tile = (key: string): HTMLElement => screen.getByTestId(`dashboard-${key}`);
 
 beforeEach(() => {
   stubBrowser();
-  stubFetch(async () => jsonResponse(body));
+  widgets = { widgets: [] };
+  stubFetch(async (input) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.includes('/api/widget/data/')) return widgets instanceof Response ? widgets : jsonResponse(widgets);
+    return jsonResponse(body);
+  });
   window.history.pushState({}, '', '/sms/dashboard');
   signIn(adminUser);
   setAcademicYear({ acdm_cd: 3, label: '2026-27' });
@@ -57,6 +63,49 @@ describe('DashboardPage', () => {
     renderDashboard();
     expect(await screen.findByTestId('no-active-year')).toBeTruthy();
     expect(screen.getByText(/open Institute > Academic Year to add or activate one/)).toBeTruthy();
+  });
+});
+
+describe('dashboard widgets', () => {
+  const base = { entity: 'student', page: 'sms/student/profile', money: false, empty: false };
+  const card = (name: string): HTMLElement => {
+    const el = screen.getAllByTestId(/^widget-\d+$/).find((c) => c.getAttribute('data-widget') === name);
+    if (!el) throw new Error(`no widget ${name}`);
+    return el;
+  };
+
+  it('draws each widget by its kind: counts, a chart, a list; no data in words, a failure on its own card', async () => {
+    body = { students: 600, employees: 40, attendanceToday: 512 };
+    widgets = {
+      widgets: [
+        { ...base, wdgt_cd: 1, wdgt_nm: 'Students by Class', kind: 'bar', points: [{ key: '1', label: 'VI', value: 40 }, { key: '2', label: 'VII', value: 38 }] },
+        { ...base, wdgt_cd: 2, wdgt_nm: 'Fee Defaulters', kind: 'count', entity: 'fee_report', value: 17 },
+        { ...base, wdgt_cd: 3, wdgt_nm: 'Fees Collected per Day', kind: 'line', entity: 'collected_fee', money: true, empty: true, points: [{ key: '2026-11-25', label: '2026-11-25', value: 0, amount: '0.00' }] },
+        { ...base, wdgt_cd: 4, wdgt_nm: 'Upcoming Holidays', kind: 'list', entity: 'holiday', rows: [{ key: 9, title: 'Diwali', date: '2026-11-30', detail: 'Festival' }] },
+        { ...base, wdgt_cd: 5, wdgt_nm: 'Broken', kind: 'count', page: null, empty: true, error: "'gone' is not an entity a widget can read." },
+        { ...base, wdgt_cd: 6, wdgt_nm: 'Takings', kind: 'sum', money: true, value: '1234567.50' },
+      ],
+    };
+    renderDashboard();
+    expect(await within(await screen.findByTestId('widget-2')).findByText('17')).toBeTruthy();
+    expect(within(card('Takings')).getByText('12,34,567.50')).toBeTruthy();
+    // A window without a single bill says so; it is not drawn as a flat line of zeros.
+    expect(within(card('Fees Collected per Day')).getByText('No data yet')).toBeTruthy();
+    expect(within(card('Fees Collected per Day')).queryByTestId('widget-chart')).toBeNull();
+    expect(within(card('Upcoming Holidays')).getByText('Diwali')).toBeTruthy();
+    expect(within(card('Upcoming Holidays')).getByText('Festival')).toBeTruthy();
+    expect(within(card('Broken')).getByText("'gone' is not an entity a widget can read.")).toBeTruthy();
+    // The broken one does not take the others down: the chart comes from its own chunk.
+    expect(await within(card('Students by Class')).findByTestId('widget-chart', {}, { timeout: 5000 })).toBeTruthy();
+    expect(within(card('Students by Class')).getByRole('link', { name: 'Open' }).getAttribute('href')).toBe('/sms/student/profile/table');
+  });
+
+  it('keeps the counts when the widgets call fails, and says the widgets could not be loaded', async () => {
+    body = { students: 600, employees: 40, attendanceToday: 512 };
+    widgets = new Response(JSON.stringify({ message: 'boom' }), { status: 500, headers: { 'content-type': 'application/json' } });
+    renderDashboard();
+    expect(await screen.findByText('The widgets could not be loaded.')).toBeTruthy();
+    expect(within(tile('students')).getByText('600')).toBeTruthy();
   });
 });
 

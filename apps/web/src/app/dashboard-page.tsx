@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../lib/format';
 import { http } from '../lib/http-client';
 import { useSession } from '../lib/session-store';
+import { DashboardWidgets } from './dashboard-widgets';
 import { NoActiveYearHint } from './route-guard';
 import { SecurityEventsCard, type SecurityEvent } from './security-events-card';
 
@@ -130,6 +131,7 @@ export function DashboardPage() {
           </Card>
         ))}
       </SimpleGrid>
+      <DashboardWidgets />
       {d?.securityEvents && <SecurityEventsCard events={d.securityEvents} />}
     </Stack>
   );
