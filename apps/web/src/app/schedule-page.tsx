@@ -11,14 +11,14 @@ import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { MOBILE_QUERY } from '../engine/responsive';
 import { http } from '../lib/http-client';
 import { useLanguage } from '../lib/i18n';
 import { EntryDialog, type EntryDraft } from '../workflows/schedule/entry-dialog';
 import {
   datesOf,
-  defaultView,
+  viewOrDefault,
   kindColor,
   rangeOf,
   scheduleKinds,
@@ -46,7 +46,10 @@ export function SchedulePage(): JSX.Element {
   const queryClient = useQueryClient();
   const narrow = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
   const calendar = useRef<FullCalendar>(null);
-  const [view, setView] = useState<ScheduleView>(() => defaultView(narrow));
+  // ?date=YYYY-MM-DD&view=dayGridMonth opens the schedule there (a link from a dashboard card, a test).
+  const [params] = useSearchParams();
+  const initialDate = /^\d{4}-\d{2}-\d{2}$/.test(params.get('date') ?? '') ? (params.get('date') ?? undefined) : undefined;
+  const [view, setView] = useState<ScheduleView>(() => viewOrDefault(params.get('view'), narrow));
   const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const [heading, setHeading] = useState('');
   const [draft, setDraft] = useState<EntryDraft | null>(null);
@@ -57,7 +60,10 @@ export function SchedulePage(): JSX.Element {
     enabled: range !== null,
     queryFn: ({ signal }) => http.get<ScheduleAnswer>('/api/schedule/', { signal, query: { from: range!.from, to: range!.to } }),
   });
-  const events = useMemo<EventInput[]>(() => (query.data?.events ?? []).map(toCalendarInput), [query.data]);
+  const events = useMemo<EventInput[]>(
+    () => (query.data?.events ?? []).map((e) => toCalendarInput(e, (n) => t('schedule.sections', { n, defaultValue: '{{n}} sections' }))),
+    [query.data, t],
+  );
   const reload = (): Promise<void> => queryClient.invalidateQueries({ queryKey: ['schedule'] });
 
   const api = () => calendar.current?.getApi();
@@ -165,6 +171,7 @@ export function SchedulePage(): JSX.Element {
           ref={calendar}
           plugins={[dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin]}
           initialView={view}
+          initialDate={initialDate}
           headerToolbar={false}
           locale={language === 'tamil' ? taLocale : 'en'}
           height="auto"
@@ -181,6 +188,11 @@ export function SchedulePage(): JSX.Element {
           eventClick={onEventClick}
           eventDrop={(arg) => void onMoved(arg)}
           eventResize={(arg) => void onMoved(arg)}
+          eventDidMount={(arg) => {
+            // The sections behind an exam entry, and any title cut short by the cell, on hover.
+            const entry = arg.event.extendedProps.entry as ScheduleEntry;
+            arg.el.title = entry.detail ?? entry.title;
+          }}
           noEventsContent={t('schedule.nothing', { defaultValue: 'Nothing scheduled' })}
         />
       </Paper>

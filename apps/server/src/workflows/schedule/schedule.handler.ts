@@ -1,7 +1,7 @@
 import type { AnyEntity } from '@campus/entities/define';
 import { pagePath, pagesOfEntity, type PageDef } from '@campus/entities/pages';
 import { entity } from '@campus/entities/registry';
-import { and, asc, gte, lte, type SQL } from 'drizzle-orm';
+import { and, asc, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { effectivePermissions, type EffectivePermission } from '../../access/permission';
 import { mustCtx, type RequestContext } from '../../access/request-context';
@@ -50,7 +50,7 @@ interface Source {
 
 const sources: readonly Source[] = [
   { kind: 'holiday', entity: 'holiday', start: 'hly_frm_dt', end: 'hly_to_dt', title: (r) => String(r.hly_nm), type: (r) => String(r.hly_typ ?? ''), extra: ['hly_nm', 'hly_typ'], access: 'everyone' },
-  { kind: 'exam', entity: 'exam', start: 'exm_strt_dt', end: 'exm_end_dt', title: (r) => String(r.exm_nm), type: () => 'Exam', extra: ['exm_nm'], access: 'page-or-own' },
+  { kind: 'exam', entity: 'exam', start: 'exm_strt_dt', end: 'exm_end_dt', title: (r) => String(r.exm_nm), type: () => 'Exam', extra: ['exm_nm', 'exmtyp_cd'], access: 'page-or-own' },
   { kind: 'fee_due', entity: 'fee_group', start: 'fee_grp_fee_exp_dt', end: 'fee_grp_fee_exp_dt', title: (r) => String(r.fee_grp_nm), type: () => 'Fee Due', extra: ['fee_grp_nm'], access: 'page' },
   { kind: 'circular', entity: 'circular', start: 'crlr_dt', end: 'crlr_dt', title: (r) => String(r.crlr_sub), type: () => 'Circular', extra: ['crlr_sub'], access: 'everyone' },
 ];
@@ -80,13 +80,16 @@ async function sourceEvents(db: Db, ctx: RequestContext, perms: Map<string, Effe
     .from(t)
     .where(and(...where))
     .orderBy(asc(t[src.start]), asc(t[e.key]))
-    .limit(500);
+    .limit(2000);
+  if (src.kind === 'exam') return examEntries(db, found, held ? `/${pagePath(held.pg)}` : null);
   // A row opens in its page's view mode only for a user who may open that page.
   const base = held ? `/${pagePath(held.pg)}/view/` : null;
-  return found.map((r) => ({
+  return found.slice(0, 500).map((r) => ({
     id: `${src.kind}-${String(r[e.key])}`,
     kind: src.kind,
     key: Number(r[e.key]),
+    keys: [Number(r[e.key])],
+    detail: null,
     title: src.title(r),
     type: src.type(r),
     start: asDate(r[src.start]),
@@ -97,6 +100,45 @@ async function sourceEvents(db: Db, ctx: RequestContext, perms: Map<string, Effe
     link: base ? `${base}${String(r[e.key])}` : null,
     rowVer: null,
   }));
+}
+
+/**
+ * Exams as the office plans them: one entry per exam type and dates, whatever the number of sections
+ * sitting it. One section's opens its view page; several open the exam list filtered by the type (the list
+ * applies the user's own scope again).
+ */
+async function examEntries(db: Db, found: Record<string, unknown>[], page: string | null): Promise<ScheduleEvent[]> {
+  const groups = new Map<string, Record<string, unknown>[]>();
+  for (const r of found) {
+    const k = `${String(r.exmtyp_cd)}|${asDate(r.exm_strt_dt)}|${asDate(r.exm_end_dt)}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  const typeCds = [...new Set(found.map((r) => Number(r.exmtyp_cd)))];
+  const tt = dyn(entityTable('exam_type').table);
+  const names = new Map(
+    typeCds.length ? (await db.select({ cd: tt.exmtyp_cd, nm: tt.exmtyp_nm }).from(tt).where(inArray(tt.exmtyp_cd, typeCds))).map((x) => [Number(x.cd), String(x.nm)]) : [],
+  );
+  return [...groups.values()].map((rs) => {
+    const first = rs[0];
+    const keys = rs.map((r) => Number(r.exm_cd));
+    const one = rs.length === 1;
+    return {
+      id: one ? `exam-${keys[0]}` : `exam-type-${String(first.exmtyp_cd)}-${asDate(first.exm_strt_dt)}`,
+      kind: 'exam' as const,
+      key: keys[0],
+      keys,
+      detail: one ? null : rs.map((r) => String(r.exm_nm)).join(', '),
+      title: one ? String(first.exm_nm) : (names.get(Number(first.exmtyp_cd)) ?? String(first.exm_nm)),
+      type: 'Exam',
+      start: asDate(first.exm_strt_dt),
+      end: asDate(first.exm_end_dt),
+      allDay: true,
+      startTime: null,
+      endTime: null,
+      link: page === null ? null : one ? `${page}/view/${keys[0]}` : `${page}/table?f_exmtyp_cd=${String(first.exmtyp_cd)}`,
+      rowVer: null,
+    };
+  });
 }
 
 /**
@@ -121,6 +163,8 @@ function ownEvent(r: Record<string, unknown>): ScheduleEvent {
     id: `own-${String(r.sch_evt_cd)}`,
     kind: 'own',
     key: Number(r.sch_evt_cd),
+    keys: [Number(r.sch_evt_cd)],
+    detail: null,
     title: String(r.sch_evt_ttl),
     type: 'Own',
     start: asDate(r.sch_evt_frm_dt),

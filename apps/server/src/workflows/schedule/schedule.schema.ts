@@ -5,8 +5,15 @@ export interface ScheduleEvent {
   /** `${kind}-${key}`: unique across the sources. */
   id: string;
   kind: ScheduleKind;
-  /** The underlying row's key. */
+  /** The underlying row's key (the first one's, for an entry that stands for several rows). */
   key: number;
+  /**
+   * Every row the entry stands for: one, except for exams, which are one entry per exam type and dates
+   * ('Quarterly Examination', 24 sections) rather than 24 bars on each day.
+   */
+  keys: number[];
+  /** The rows' own names when the entry stands for several (the exams' 'Quarterly - VI A'...), for a tooltip. */
+  detail: string | null;
   title: string;
   /** A holiday's type (Public, Festival...), 'Exam', 'Fee Due', 'Circular' or 'Own': what the colour follows. */
   type: string;

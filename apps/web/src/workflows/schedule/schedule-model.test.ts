@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { datesOf, defaultView, rangeOf, toCalendarInput, type ScheduleEntry } from './schedule-model';
+import { datesOf, defaultView, rangeOf, toCalendarInput, viewOrDefault, type ScheduleEntry } from './schedule-model';
 
 const entry = (over: Partial<ScheduleEntry>): ScheduleEntry => ({
   id: 'holiday-1',
   kind: 'holiday',
   key: 1,
+  keys: [1],
+  detail: null,
   title: 'Pongal',
   type: 'Festival',
   start: '2026-01-14',
@@ -31,6 +33,12 @@ describe('schedule model', () => {
     expect(toCalendarInput(entry({ kind: 'exam' })).editable).toBe(false);
   });
 
+  it('names how many sections sit an exam that stands for several', () => {
+    const exam = entry({ kind: 'exam', title: 'Quarterly Examination', keys: [4, 5, 6], detail: 'Quarterly - VI A, Quarterly - VI B, Quarterly - VII A' });
+    expect(toCalendarInput(exam, (n) => `${n} sections`).title).toBe('Quarterly Examination (3 sections)');
+    expect(toCalendarInput(entry({ kind: 'exam', title: 'Quarterly - VI A', keys: [4] })).title).toBe('Quarterly - VI A');
+  });
+
   it("turns a view's range into the API's inclusive from and to", () => {
     expect(rangeOf(new Date(2026, 0, 25), new Date(2026, 2, 8))).toEqual({ from: '2026-01-25', to: '2026-03-07' });
   });
@@ -53,5 +61,7 @@ describe('schedule model', () => {
   it('opens a list on a phone and the month elsewhere', () => {
     expect(defaultView(true)).toBe('listWeek');
     expect(defaultView(false)).toBe('dayGridMonth');
+    expect(viewOrDefault('timeGridDay', false)).toBe('timeGridDay');
+    expect(viewOrDefault('yearGrid', true)).toBe('listWeek');
   });
 });

@@ -7,6 +7,10 @@ export interface ScheduleEntry {
   id: string;
   kind: ScheduleKind;
   key: number;
+  /** Every row the entry stands for (an exam type's sections); one for the other kinds. */
+  keys: number[];
+  /** The rows' own names when several, for the tooltip. */
+  detail: string | null;
   title: string;
   type: string;
   /** First and last day, both inclusive. */
@@ -55,12 +59,12 @@ export interface CalendarInput {
  * An entry as FullCalendar wants it: an all-day end is exclusive there (the day after the last), a timed
  * entry runs from its first day's start time to its last day's end time. Only own entries can be moved.
  */
-export function toCalendarInput(e: ScheduleEntry): CalendarInput {
+export function toCalendarInput(e: ScheduleEntry, sectionsLabel: (n: number) => string = (n) => `${n}`): CalendarInput {
   const timed = !e.allDay && e.startTime !== null && e.endTime !== null;
   const color = `var(--mantine-color-${kindColor[e.kind]}-filled)`;
   return {
     id: e.id,
-    title: e.title,
+    title: e.keys.length > 1 ? `${e.title} (${sectionsLabel(e.keys.length)})` : e.title,
     start: timed ? `${e.start}T${e.startTime}` : e.start,
     end: timed ? `${e.end}T${e.endTime}` : dayjs(e.end).add(1, 'day').format('YYYY-MM-DD'),
     allDay: !timed,
@@ -103,3 +107,9 @@ export type ScheduleView = 'dayGridMonth' | 'timeGridWeek' | 'timeGridDay' | 'li
 
 /** On a phone (<= 768 px) a month grid has no room for titles: the week's list is the default. */
 export const defaultView = (narrow: boolean): ScheduleView => (narrow ? 'listWeek' : 'dayGridMonth');
+
+const views: readonly ScheduleView[] = ['dayGridMonth', 'timeGridWeek', 'timeGridDay', 'listWeek'];
+
+/** A view named in the address (?view=), when it is one of the four; the screen's default otherwise. */
+export const viewOrDefault = (asked: string | null, narrow: boolean): ScheduleView =>
+  views.find((v) => v === asked) ?? defaultView(narrow);
