@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { getSession } from './session-store';
+import { getSession, subscribeSession } from './session-store';
 import { toast } from './toast';
 
 export const SOCKET_FAILURE_MESSAGE = 'Sorry!! Not able to sent notification.';
@@ -16,6 +16,7 @@ export interface SocketDomDetail {
 }
 
 let socket: Socket | null = null;
+let stopFollowing: (() => void) | null = null;
 
 export interface MessagePayload {
   to?: unknown;
@@ -42,9 +43,11 @@ export function connectRealtime(): Socket | null {
   const { user } = getSession();
   if (!user || typeof window === 'undefined') return null;
   if (socket) return socket;
+  // The institute the page works in: the server joins the socket to that institute's room (events such as
+  // studentFeegroupSync) only when the user's own records hold it. The auth is read at each (re)connection.
   socket = io({
     path: '/socket.io',
-    auth: { token: user.usr_token, usercode: user.usr_cd },
+    auth: (cb) => cb({ token: user.usr_token, usercode: user.usr_cd, instCd: getSession().institute?.inst_cd }),
     // A server without realtime must not cost more than a few quiet retries.
     reconnectionAttempts: 5,
     reconnectionDelay: 3000,
@@ -71,11 +74,21 @@ export function connectRealtime(): Socket | null {
       window.dispatchEvent(new CustomEvent<SocketDomDetail>(SOCKET_DOM_EVENT, { detail: { event, payload } }));
     });
   }
+  // Switching institute in the header moves the socket to that institute's room.
+  let joined = getSession().institute?.inst_cd;
+  stopFollowing = subscribeSession(() => {
+    const inst = getSession().institute?.inst_cd;
+    if (inst === undefined || inst === joined) return;
+    joined = inst;
+    if (socket?.connected) socket.emit('join', inst);
+  });
   // connect_error stays quiet: the toast is for a notification that could not be sent, not for a missing server.
   return socket;
 }
 
 export function disconnectRealtime(): void {
+  stopFollowing?.();
+  stopFollowing = null;
   socket?.disconnect();
   socket = null;
 }
