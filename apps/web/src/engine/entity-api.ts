@@ -28,6 +28,8 @@ export interface ListParams {
   size: number;
   /** Equality filters sent as the list API's f_<field> (a saved report's fixed filters). */
   filters?: Readonly<Record<string, string>>;
+  /** A notification rule's filter as the list API's `rule` (JSON { where, dateFilter }), from the URL. */
+  rule?: string;
 }
 
 /** Link dropdown option as GET {api}options returns it. */
@@ -43,7 +45,7 @@ export function entityUrl(entity: AnyEntity, suffix: string | number = ''): stri
 
 export function listQuery(p: ListParams): Record<string, string | number | undefined> {
   const filters = Object.fromEntries(Object.entries(p.filters ?? {}).map(([k, v]) => [`f_${k}`, v]));
-  return { q: p.q.trim() === '' ? undefined : p.q.trim(), sort: p.sort, dir: p.sort ? p.dir : undefined, page: p.page, size: p.size, ...filters };
+  return { q: p.q.trim() === '' ? undefined : p.q.trim(), sort: p.sort, dir: p.sort ? p.dir : undefined, page: p.page, size: p.size, ...filters, ...(p.rule ? { rule: p.rule } : {}) };
 }
 
 /** The key value of a row, as a string for URLs and React keys. */

@@ -351,6 +351,17 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride, edit
       return next;
     });
 
+  // A notification's filter (opened from the bell): shown by the rule's name, removable like the others.
+  const ruleName = searchParams.get('rule') ? searchParams.get('rule_nm') || t('notification.filter', { defaultValue: 'Notification filter' }) : null;
+  const clearRule = () =>
+    setSearchParams((prev) => {
+      const next = new URLSearchParams(prev);
+      next.delete('rule');
+      next.delete('rule_nm');
+      next.delete('page');
+      return next;
+    });
+
   const gridHeight = compact ? 'calc(100dvh - 300px)' : 'calc(100dvh - 240px)';
 
   return (
@@ -381,8 +392,23 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride, edit
         />
       </Group>
 
-      {Object.keys(shownFilters).length > 0 && (
+      {(Object.keys(shownFilters).length > 0 || ruleName) && (
         <Group gap={6} wrap="wrap" data-testid="grid-filters">
+          {ruleName && (
+            <Badge
+              variant="light"
+              color="orange"
+              size="lg"
+              data-testid="grid-rule-filter"
+              rightSection={
+                <ActionIcon size="xs" variant="transparent" aria-label={t('grid.clear_filter', { defaultValue: 'Show all' })} onClick={clearRule}>
+                  <IconX size={12} />
+                </ActionIcon>
+              }
+            >
+              {ruleName}
+            </Badge>
+          )}
           {Object.entries(shownFilters).map(([name, value]) => (
             <Badge
               key={name}

@@ -139,9 +139,19 @@ export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}
 
   // The URL's own filters (a wallet's statement), then the caller's fixed ones, which the user cannot lift.
   const filterKey = JSON.stringify({ ...urlFilters(entity, searchParams), ...(fixedFilters ?? {}) });
+  // A notification opened from the bell: its rule's conditions (the server checks them against the declaration).
+  const rule = searchParams.get('rule') || undefined;
   const params: ListParams = useMemo(
-    () => ({ q, sort: sort?.field, dir: sort?.dir, page, size, ...(filterKey === '{}' ? {} : { filters: JSON.parse(filterKey) as Record<string, string> }) }),
-    [q, sort?.field, sort?.dir, page, size, filterKey],
+    () => ({
+      q,
+      sort: sort?.field,
+      dir: sort?.dir,
+      page,
+      size,
+      ...(filterKey === '{}' ? {} : { filters: JSON.parse(filterKey) as Record<string, string> }),
+      ...(rule ? { rule } : {}),
+    }),
+    [q, sort?.field, sort?.dir, page, size, filterKey, rule],
   );
   const headerKey = JSON.stringify(headers ?? {});
 

@@ -57,6 +57,9 @@ interface UserNotificationRow {
   usr_ntf_read_at: string | null;
   crt_dt: string;
   entity: string | null;
+  /** The rule's conditions and date window, for the list page it opens (the list's `rule` parameter). */
+  rule_where: unknown;
+  rule_date: unknown;
 }
 
 /** How many of a user's stored notifications the bell lists (newest first). */
@@ -160,7 +163,8 @@ export function registerNotificationRoutes(app: FastifyInstance, db: Db): void {
     const list = await rows<UserNotificationRow>(
       db,
       sql`SELECT u.usr_ntf_cd, u.ntf_id, n.ntf_nm, to_char(u.usr_ntf_dt, 'YYYY-MM-DD') AS usr_ntf_dt, u.usr_ntf_ttl, u.usr_ntf_cnt,
-                 u.usr_ntf_rows, u.usr_ntf_is_read, u.usr_ntf_read_at, u.crt_dt, n.ntf_qry->>'entity' AS entity
+                 u.usr_ntf_rows, u.usr_ntf_is_read, u.usr_ntf_read_at, u.crt_dt, n.ntf_qry->>'entity' AS entity,
+                 n.ntf_qry_whr_clmn AS rule_where, n.ntf_dt_fltr AS rule_date
           FROM user_notification u JOIN notification n ON n.ntf_id = u.ntf_id
           WHERE u.usr_cd = ${usr} AND u.inst_cd = ${ctx.instCd}
           ORDER BY u.usr_ntf_dt DESC, u.crt_dt DESC, u.usr_ntf_cd DESC
