@@ -15,6 +15,8 @@ import { registerRequestContext } from './access/request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createJobQueue } from './jobs/job-queue';
+import { registerJobRoutes } from './jobs/job.handler';
+import { registerBackupRoutes } from './workflows/backup/backup.handler';
 import { registerCrudRoutes } from './engine/crud.routes';
 import { registerDocumentRoutes } from './engine/document.routes';
 import { renderCertificate } from './documents/certificate.document';
@@ -230,6 +232,8 @@ export async function buildApp(cfg: Config, database: Database, opts: { logger?:
   registerRollYearOverRoutes(app, db);
   registerLendBooksRoutes(app, db);
   registerWalletRoutes(app, db);
+  registerJobRoutes(app);
+  registerBackupRoutes(app, db, cfg);
   registerCrudRoutes(app, db, new Set(['GET /api/user_permission/', 'GET /api/quick_menu/', 'POST /api/quick_menu/']));
   registerDocumentRoutes(app, db, { 'certificate/print': renderCertificate });
 

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface Config {
   port: number;
@@ -47,6 +47,13 @@ export interface Config {
   smtpUrl?: string;
   /** The From of e-mails sent (MAIL_FROM). */
   mailFrom: string;
+  /**
+   * Backups are written only inside this folder (BACKUP_ROOT; default DATA_DIR/backups): a backup row's path
+   * is a folder under it. Keep it on another disk, or copy it off the machine.
+   */
+  backupRoot: string;
+  /** Backups kept per backup row; older ones are deleted after each successful run (BACKUP_KEEP, default 7). */
+  backupKeep: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -77,6 +84,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: env.DEMO_PASSWORD || undefined,
     secureCookies: env.SECURE_COOKIES === '1',
     uploadDir: env.UPLOAD_DIR || join(env.DATA_DIR ?? join(root, 'data'), 'uploads'),
+    backupRoot: resolve(env.BACKUP_ROOT || join(env.DATA_DIR ?? join(root, 'data'), 'backups')),
+    backupKeep: Math.max(1, Math.floor(Number(env.BACKUP_KEEP ?? 7)) || 7),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Campus <no-reply@localhost>',
   };

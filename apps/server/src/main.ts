@@ -6,6 +6,7 @@ import { restorePgliteImage, type ImageUse } from './db/pglite-image';
 import { generateDemo, type DemoResult } from './db/demo/demo-data';
 import { ADMIN_LOGIN, seedIfEmpty } from './db/seed';
 import { attachRealtime } from './realtime';
+import { syncBackupSchedules } from './workflows/backup/backup.schedule';
 import { demoLines, listeningLines, studentsPerYear } from './start-banner';
 
 // Milliseconds since the process began: node itself and loading every module (bench/startup.bench.ts reads
@@ -60,6 +61,8 @@ async function shutdown(signal: string): Promise<void> {
   }, 20_000);
   // Browsers reconnect to another process (or to this one after a restart) on their own.
   realtime.disconnectAll();
+  // Workers stop taking jobs; a job still running after 15 s is failed and retried by the next process.
+  await app.jobs.stop(15_000);
   await app.close();
   clearInterval(sweep);
   clearTimeout(deadline);
@@ -72,6 +75,10 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: cfg.port, host: cfg.host });
 phase('listen');
+// Every process runs workers; each schedule sends once per tick whatever the number of processes (pg-boss).
+await app.jobs.start();
+await syncBackupSchedules(app.jobs, database.db, app.log);
+phase('jobs');
 // CPU time as well: on a busy machine the wall-clock phases stretch, the work done does not.
 const cpu = process.cpuUsage();
 app.log.info({ phasesMs: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)])), cpuMs: Math.round((cpu.user + cpu.system) / 1000) }, 'started');

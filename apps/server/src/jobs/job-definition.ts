@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Database, Db } from '../db/client';
 import type { RealtimeEvents } from '../realtime-events';
 import type { JobQueueService } from './job-queue';
 
 /** What a job's run() gets: the same database, settings and event hub as a request handler. */
 export interface JobContext {
   db: Db;
+  /** The same database with its kind (a backup dumps PGlite and PostgreSQL differently). */
+  database?: Database;
   cfg: Config;
   log: FastifyBaseLogger;
   events: RealtimeEvents;

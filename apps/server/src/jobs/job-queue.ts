@@ -69,6 +69,8 @@ export interface JobQueueService extends JobQueue {
   readonly started: boolean;
   definitions(): readonly JobDefinition[];
   list(q: JobListQuery): Promise<{ rows: JobRun[]; total: number }>;
+  /** The keys of a job's keyed schedules. */
+  scheduleKeys(name: string): Promise<string[]>;
   /** The queue's own id of a run, when it is still kept (14 days). */
   find(id: string): Promise<JobRun | null>;
 }
@@ -107,6 +109,8 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
   let boss: PgBoss | null = null;
   let full = false;
   let opening: Promise<PgBoss> | null = null;
+  /** After stop(): a late send (a request finishing during shutdown) must not open a new pool. */
+  let stopped = false;
 
   const bossOptions = (withWorkers: boolean): PgBoss.ConstructorOptions => ({
     schema: JOB_SCHEMA,
@@ -147,6 +151,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
   /** The queue for sending: the started one, or a send-only one opened on first use. */
   function ready(): Promise<PgBoss> {
     if (boss) return Promise.resolve(boss);
+    if (stopped) return Promise.reject(new Error('The job queue is stopped.'));
     opening ??= open(false).then((b) => {
       boss = b;
       return b;
@@ -159,7 +164,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
       const jobLog = log.child({ job: d.name, jobId: job.id });
       const started = Date.now();
       try {
-        const out = await d.run(job.data ?? {}, { db: database.db, cfg, log: jobLog, events, queue: service, jobId: job.id });
+        const out = await d.run(job.data ?? {}, { db: database.db, database, cfg, log: jobLog, events, queue: service, jobId: job.id });
         jobLog.info({ ms: Date.now() - started }, 'job done');
         return out;
       } catch (err) {
@@ -215,8 +220,16 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
       if (key !== undefined) await b.deleteQueue(own);
     },
 
+    async scheduleKeys(name: string): Promise<string[]> {
+      const b = await ready();
+      const prefix = scheduleName(name, '');
+      const all = (await b.getSchedules()) as { name: string }[];
+      return all.filter((x) => x.name.startsWith(prefix)).map((x) => x.name.slice(prefix.length));
+    },
+
     async start(): Promise<void> {
       if (full) return;
+      stopped = false;
       if (opening) {
         const sendOnly = await opening;
         await sendOnly.stop({ graceful: false, close: true, wait: true });
@@ -238,6 +251,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
     },
 
     async stop(timeoutMs = 15_000): Promise<void> {
+      stopped = true;
       const b = boss ?? (opening ? await opening.catch(() => null) : null);
       boss = null;
       opening = null;
