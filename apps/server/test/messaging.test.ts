@@ -231,6 +231,27 @@ for (const backend of backends) {
       expect((await call(srv.app, page, 'GET', `/api/mob_notification/${id}`)).json<Row>().mob_ntf_dtl_sts).toBe('Partly sent');
     });
 
+    it("announces a fee mapping change to the institute's sockets after the write, once per class", async () => {
+      const socket = await open(teacher, teacher.instCd);
+      const got = collect<{ cls_cd: number; acdm_cd: number | null }>(socket, 'studentFeegroupSync');
+      const grp = await fx.created(fx.as(fx.admin, 'fee', 'fee_group'), '/api/fee_group/', { fee_grp_nm: 'Sync Term', fee_grp_fee_str_dt: '2020-06-01', fee_grp_fee_exp_dt: '2099-06-30' }, 'fee_grp_cd');
+      const typ = await fx.created(fx.as(fx.admin, 'fee', 'fee_type'), '/api/fee_type/', { feetyp_nm: 'Sync Tuition' }, 'feetyp_cd');
+      const map = fx.as(fx.admin, 'fee', 'fee');
+      const feeCd = await fx.created(map, '/api/fee/', { fee_grp_cd: grp, feetyp_cd: typ, cls_cd: fx.cls1, fee_amt: '100.00', fee_amt_aftr_prmtn: '90.00' }, 'fee_cd');
+      await expect.poll(() => got.length).toBe(1);
+      expect(got[0]).toEqual({ cls_cd: fx.cls1, acdm_cd: fx.year });
+      // A refused write (the same class, term and fee type again) announces nothing.
+      expect((await call(srv.app, map, 'POST', '/api/fee/', { fee_grp_cd: grp, feetyp_cd: typ, cls_cd: fx.cls1, fee_amt: '5.00', fee_amt_aftr_prmtn: '5.00' })).statusCode).toBe(409);
+      const row = (await call(srv.app, map, 'GET', `/api/fee/${feeCd}`)).json<Row>();
+      const put = await call(srv.app, map, 'PUT', `/api/fee/${feeCd}`, { fee_amt: '120.00', row_ver: row.row_ver });
+      expect(put.statusCode, put.body).toBe(200);
+      await expect.poll(() => got.length).toBe(2);
+      expect(got[1].cls_cd).toBe(fx.cls1);
+      await sleep(200);
+      expect(got.length).toBe(2);
+      socket.close();
+    });
+
     async function count(): Promise<number> {
       const [r] = await rows<{ n: number }>(srv.database.db, sql`SELECT count(*)::int AS n FROM direct_message`);
       return Number(r.n);

@@ -441,7 +441,8 @@ export function registerCollectFeeRoutes(app: FastifyInstance, db: Db): void {
       sql`SELECT tnd_typ_cd, tnd_typ_nm, tnd_typ_fld_val FROM tender_type WHERE inst_cd = ${ctx.instCd} AND tnd_typ_sts ORDER BY tnd_typ_odr NULLS LAST, tnd_typ_nm`,
     );
     return {
-      student: { stud_cd: student.stud_cd, stud_fs_nm: student.stud_fs_nm, stud_adm_cd: student.stud_adm_cd, cls_nm: student.cls_nm, sec_nm: student.sec_nm },
+      // cls_cd: the counter reloads these dues when that class's fee mapping changes (studentFeegroupSync).
+      student: { stud_cd: student.stud_cd, stud_fs_nm: student.stud_fs_nm, stud_adm_cd: student.stud_adm_cd, cls_cd: student.cls_cd, cls_nm: student.cls_nm, sec_nm: student.sec_nm },
       promoted: dues.promoted,
       lines: dues.lines,
       tenders,

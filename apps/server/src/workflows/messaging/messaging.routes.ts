@@ -8,6 +8,7 @@ import { rows, sql, type Db } from '../../db/client';
 import type { JobQueue } from '../../jobs/job-definition';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { MAIL_DISABLED, mailEnabled, type MailSendData } from './mail.service';
+import { registerFeeSync } from './fee-sync';
 import { registerMessageRoutes } from './message.handler';
 import { messagingJobs } from './messaging.jobs';
 import { planRetry, planSend, type MobNotificationJobData } from './mob-notification.service';
@@ -87,6 +88,7 @@ const sendSchema = z.object({
 /** Direct messages, circulars by e-mail, and mobile notifications to parents. */
 export function registerMessagingRoutes(app: FastifyInstance, db: Db, cfg: Config): void {
   registerMessageRoutes(app, db);
+  registerFeeSync(app);
 
   app.get('/api/message/mail-status', { config: { access: { kind: 'signed-in' } }, schema: { tags: ['Messages'], summary: 'Whether e-mail can be sent (and why not)' } }, async () =>
     mailEnabled(cfg) ? { enabled: true } : { enabled: false, message: MAIL_DISABLED },

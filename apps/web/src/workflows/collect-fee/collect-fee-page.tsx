@@ -2,7 +2,7 @@ import { Alert, Button, Group, Select, Stack, Table, Text, TextInput, Title } fr
 import { useDebouncedValue, useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconCalendarDue, IconDeviceFloppy, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState, type JSX } from 'react';
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePagePermission } from '../../app/page-permission-context';
@@ -10,6 +10,7 @@ import { MOBILE_QUERY } from '../../engine/responsive';
 import { listQueryKey } from '../../engine/use-entity-list';
 import { formatMoney } from '../../lib/format';
 import { HttpError, http } from '../../lib/http-client';
+import { SOCKET_DOM_EVENT, type SocketDomDetail } from '../../lib/realtime-socket';
 import { toast } from '../../lib/toast';
 import { byTerm, collectBody, isWalletTender, lineKey, overDue, payAll, sanitizeAmount, toPaise, totalOf, type DueLine, type Tender, type WalletBalance } from './collect-model';
 import { FeeReceipt, type Receipt } from './fee-receipt';
@@ -20,6 +21,8 @@ interface StudentHit {
   stud_adm_cd: string;
   cls_nm: string | null;
   sec_nm: string | null;
+  /** In the dues' answer only: the class whose fee mapping changes reload them. */
+  cls_cd?: number;
 }
 
 interface Dues {
@@ -132,6 +135,34 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
 
   useHotkeys([['mod+S', () => canCollect && void save()]], []);
 
+  // studentFeegroupSync: the fee mapping of the open student's class changed (another desk, the office). With
+  // nothing typed the dues reload at once; with amounts typed they are kept and the clerk reloads when ready
+  // (the typed amounts stay, and the save is checked against the new dues).
+  const [duesChanged, setDuesChanged] = useState(false);
+  const live = useRef({ openCls: undefined as number | undefined, typed: false, refetch: () => undefined as unknown });
+  live.current = { openCls: dues.data?.student.cls_cd, typed: Object.values(payNow).some((v) => v.trim() !== ''), refetch: () => void dues.refetch() };
+  useEffect(() => {
+    const onSocket = (e: Event) => {
+      const detail = (e as CustomEvent<SocketDomDetail>).detail;
+      if (detail?.event !== 'studentFeegroupSync' || !detail.payload || typeof detail.payload !== 'object') return;
+      const p = detail.payload as { cls_cd?: unknown; acdm_cd?: unknown };
+      const { openCls, typed, refetch } = live.current;
+      if (openCls === undefined || Number(p.cls_cd) !== openCls) return;
+      // Another year's mapping (an earlier year's arrears screen, or the other way round) leaves these dues alone.
+      if (yearCd !== null && p.acdm_cd != null && Number(p.acdm_cd) !== yearCd) return;
+      if (typed) {
+        setDuesChanged(true);
+        toast.warning(t('dm.dues_changed', { defaultValue: 'The fee mapping of this class changed: press Refresh to see the new dues (your typed amounts are kept until then).' }));
+      } else {
+        refetch();
+        toast.info(t('dm.dues_reloaded', { defaultValue: 'The fee mapping of this class changed: the dues were reloaded.' }));
+      }
+    };
+    window.addEventListener(SOCKET_DOM_EVENT, onSocket);
+    return () => window.removeEventListener(SOCKET_DOM_EVENT, onSocket);
+  }, [t, yearCd]);
+  useEffect(() => setDuesChanged(false), [studCd]);
+
   if (receipt) {
     return (
       <FeeReceipt
@@ -191,6 +222,24 @@ export function CollectFeePage({ student, year, back = '/sms/fee/quick_fee_colle
       )}
       {dues.data && (
         <>
+          {duesChanged && (
+            <Alert color="yellow" variant="light" data-testid="collect-dues-changed">
+              <Group justify="space-between" wrap="nowrap">
+                <Text size="sm">{t('dm.dues_changed', { defaultValue: 'The fee mapping of this class changed: press Refresh to see the new dues (your typed amounts are kept until then).' })}</Text>
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => {
+                    setDuesChanged(false);
+                    void dues.refetch();
+                  }}
+                  data-testid="collect-dues-reload"
+                >
+                  {t('btn.refresh', { defaultValue: 'Refresh' })}
+                </Button>
+              </Group>
+            </Alert>
+          )}
           {lines.length === 0 && <Alert color="gray">{t('collect.no_fees', { defaultValue: "No fee is mapped to this student's class this year." })}</Alert>}
           <Table.ScrollContainer minWidth={compact ? 0 : 560}>
             <Table striped withTableBorder data-testid="collect-dues">
