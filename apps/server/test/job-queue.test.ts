@@ -108,3 +108,64 @@ describe.each(backends)('job queue on %s', (backend: Backend) => {
     expect(left.n).toBe(0);
   }, 60_000);
 });
+
+/*
+ * Issue 12: a scheduled job runs once per tick even with several server processes. Two queue instances, each
+ * with its own pool (as two processes have), on one PostgreSQL database, both checking the schedules every
+ * second instead of every 30 s: within one minute they check it a dozen times or more between them, and
+ * exactly one run is made, for the fixed cron and for a keyed one. (What makes it once is pg-boss's: the
+ * schedule check is taken by one instance per interval, and the tick's send is a singleton per minute.) The
+ * test waits for a fresh minute when too near its end, so one tick is all it can see.
+ */
+describe.skipIf(!process.env.DATABASE_URL)('scheduled jobs with two processes on one PostgreSQL', () => {
+  let close: () => Promise<void>;
+  let url: string;
+  const extra: Database[] = [];
+  const queues: JobQueueService[] = [];
+  const ticks: { instance: number; data: unknown }[] = [];
+
+  beforeAll(async () => {
+    const srv = await startTestServer('postgres');
+    close = srv.close;
+    url = srv.cfg.databaseUrl!;
+    await srv.database.close().catch(() => undefined);
+  }, 60_000);
+  afterAll(async () => {
+    for (const q of queues) await q.stop();
+    for (const d of extra) await d.close();
+    await close().catch(() => undefined);
+  });
+
+  it('runs a cron job once per tick, not once per process', async () => {
+    const second = new Date().getSeconds();
+    if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    const minute = Math.floor(Date.now() / 60_000);
+    for (const instance of [1, 2]) {
+      const database = await openDatabase({ databaseUrl: url });
+      extra.push(database);
+      const defs: JobDefinition[] = [
+        { name: 'test-tick', label: 'Tick', cron: '* * * * *', async run(data) { ticks.push({ instance, data }); } },
+        { name: 'test-row', label: 'Row', async run(data) { ticks.push({ instance, data }); } },
+      ];
+      queues.push(queueOn(database, defs, url));
+    }
+    await Promise.all(queues.map((q) => q.start()));
+    await queues[0].schedule('test-row', '* * * * *', { row: 3 }, '3');
+    // Both instances check the schedules every second for 12 s.
+    await new Promise((r) => setTimeout(r, 12_000));
+    expect(Math.floor(Date.now() / 60_000)).toBe(minute);
+    const runs = await rows<{ name: string; n: number }>(
+      extra[0].db,
+      sql`SELECT name, count(*)::int AS n FROM pgboss.job WHERE name IN ('test-tick', 'test-row') GROUP BY name ORDER BY name`,
+    );
+    expect(runs).toEqual([
+      { name: 'test-row', n: 1 },
+      { name: 'test-tick', n: 1 },
+    ]);
+    await until(async () => ticks.length === 2);
+    expect(ticks.map((t) => JSON.stringify(t.data)).sort()).toEqual(['{"row":3}', '{}']);
+    // Both instances were checking: the schedule check was taken again and again in those 12 s.
+    const [v] = await rows<{ age: number }>(extra[0].db, sql`SELECT extract(epoch FROM now() - cron_on)::float AS age FROM pgboss.version`);
+    expect(v.age).toBeLessThan(3);
+  }, 120_000);
+});

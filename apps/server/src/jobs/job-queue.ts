@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config';
 import { rows, sql, type Database } from '../db/client';
@@ -124,7 +125,28 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
     ...(withWorkers && timing.cronWorkerIntervalSeconds ? { cronWorkerIntervalSeconds: timing.cronWorkerIntervalSeconds } : {}),
   });
 
+  /**
+   * pg-boss creates a queue as a partition of its job table; two processes creating queues at once (both
+   * starting together) deadlock on the attach. On PostgreSQL they take turns under an advisory lock held on a
+   * connection of its own; PGlite is one process.
+   */
+  async function withQueueLock<T>(fn: () => Promise<T>): Promise<T> {
+    if (database.kind !== 'postgres') return fn();
+    const c = new pg.Client({ connectionString: cfg.databaseUrl, application_name: 'campus-jobs' });
+    await c.connect();
+    try {
+      await c.query('SELECT pg_advisory_lock(hashtext($1))', ['campus-job-queues']);
+      return await fn();
+    } finally {
+      await c.end();
+    }
+  }
+
   async function createQueues(b: PgBoss): Promise<void> {
+    await withQueueLock(() => createEachQueue(b));
+  }
+
+  async function createEachQueue(b: PgBoss): Promise<void> {
     for (const d of defs) {
       const options = {
         name: d.name,
@@ -209,7 +231,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
       // spread over the schedule's name when the tick's job is inserted). singletonKey = key: a scheduled run
       // never overlaps a 'Back up now' of the same row.
       const own = scheduleName(name, key);
-      await b.createQueue(own);
+      await withQueueLock(() => b.createQueue(own));
       await b.schedule(own, cron, data, { tz, name, singletonKey: key } as PgBoss.ScheduleOptions);
     },
 
@@ -217,7 +239,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
       const b = await ready();
       const own = scheduleName(name, key);
       await b.unschedule(own);
-      if (key !== undefined) await b.deleteQueue(own);
+      if (key !== undefined) await withQueueLock(() => b.deleteQueue(own));
     },
 
     async scheduleKeys(name: string): Promise<string[]> {
