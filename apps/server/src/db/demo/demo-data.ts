@@ -20,6 +20,7 @@ import { rngFor, type Rng } from './prng';
 import { transportDemo } from './transport-demo';
 import { studentWorkflowDemo } from './student-workflow-demo';
 import type { DemoScope } from './demo-scope';
+import { scheduleDemo } from './schedule-demo';
 
 export const DEMO_SEED = 20_260_601;
 
@@ -579,6 +580,7 @@ async function buildInstitute(c: Ctx): Promise<Built> {
   const accounts = new Map([...staff.staffAccounts].map(([login, a]) => [login as string, a.usr_cd]));
   if (staff.teacher) accounts.set('TEACHER', staff.teacher.usr_cd);
   await officeDemo({ ...scope, ...cs, subjects: staff.subjects, mapping: staff.mapping, accounts });
+  await scheduleDemo({ ...scope, accounts });
   await customReportDemo({ ...scope, topClass: classOrder(c.plan).at(-1) ?? '', firstShelf: c.plan.shelves[0] ?? '' });
   await studentWorkflowDemo({ ...scope, sections: cs.sections, mapping: staff.mapping, counts: c.counts });
   await transportDemo(scope);
