@@ -30,6 +30,10 @@ export const workflowForms: WorkflowForms = {
     { createOnly: true },
   ),
   'institute/migration': lazy(() => import('../workflows/roll-year-over/roll-year-over-page').then((m) => ({ default: m.RollYearOverPage }))),
+  // A notification rule is built from choices (entity, conditions, date window), never typed as JSON.
+  'features/notification': lazy(() =>
+    import('../workflows/notification-rules/notification-rule-editor-page').then((m) => ({ default: m.NotificationRuleEditorPage })),
+  ),
 };
 
 /** Pages whose view mode is a hand-written screen: a custom report's view runs it. */
