@@ -14,6 +14,7 @@ const LandingPage = lazy(() => import('./landing-page').then((m) => ({ default: 
 const DashboardPage = lazy(() => import('./dashboard-page').then((m) => ({ default: m.DashboardPage })));
 const SchedulePage = lazy(() => import('./schedule-page').then((m) => ({ default: m.SchedulePage })));
 const EntityRoute = lazy(() => import('./entity-route').then((m) => ({ default: m.EntityRoute })));
+const JobsPage = lazy(() => import('../workflows/jobs/jobs-page').then((m) => ({ default: m.JobsPage })));
 const RouteGuard = lazy(() => import('./route-guard').then((m) => ({ default: m.RouteGuard })));
 
 /*
@@ -82,6 +83,8 @@ export const router = createBrowserRouter([
                   </RouteGuard>
                 ),
               },
+              // Background jobs: administrators only (the page and GET /api/job/ check the role), not a granted page.
+              { path: 'jobs', element: <JobsPage /> },
               { path: ':module/:page/*', element: <EntityRoute /> },
             ],
           },

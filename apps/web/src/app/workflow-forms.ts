@@ -48,4 +48,6 @@ export const workflowViews: WorkflowViews = {
 /** Pages whose table mode is a hand-written screen: the mark list is computed per exam, a column per subject. */
 export const workflowTables: WorkflowTables = {
   'exam/mark_list': lazy(() => import('../workflows/enter-marks/mark-list-page').then((m) => ({ default: m.MarkListPage }))),
+  // The backup rows, then their runs and 'Back up now'.
+  'master/backup': lazy(() => import('../workflows/backup/backup-table-page').then((m) => ({ default: m.BackupTablePage }))),
 };

@@ -107,8 +107,10 @@ async function prune(db: Db, cfg: Config, bckpCd: number): Promise<void> {
   }
 }
 
-export const backupRuns = (db: Db, bckpCd: number | null, limit: number): Promise<BackupRunRow[]> =>
-  rows<BackupRunRow>(
+/** Runs newest first, with their backup's folder name (null once the row is deleted). */
+export const backupRuns = (db: Db, bckpCd: number | null, limit: number): Promise<(BackupRunRow & { bckp_fldr_nm: string | null })[]> =>
+  rows<BackupRunRow & { bckp_fldr_nm: string | null }>(
     db,
-    sql`SELECT * FROM backup_run ${bckpCd === null ? sql`` : sql`WHERE bckp_cd = ${bckpCd}`} ORDER BY bckp_run_started_at DESC, bckp_run_cd DESC LIMIT ${limit}`,
+    sql`SELECT r.*, b.bckp_fldr_nm FROM backup_run r LEFT JOIN backup b ON b.bckp_cd = r.bckp_cd
+        ${bckpCd === null ? sql`` : sql`WHERE r.bckp_cd = ${bckpCd}`} ORDER BY r.bckp_run_started_at DESC, r.bckp_run_cd DESC LIMIT ${limit}`,
   );
