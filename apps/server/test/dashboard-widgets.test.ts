@@ -127,6 +127,10 @@ describe.each(backends)('dashboard widgets and quick menu, on %s', (backend) => 
           GROUP BY s.cls_cd ORDER BY s.cls_cd`,
     );
     expect(his.points?.map((p) => [Number(p.key), p.value])).toEqual(counted.map((c) => [c.cls_cd, c.n]));
+    // The Students card says the same number as his chart; ADMIN's is the school's.
+    const card = async (s: Session) => (await call(srv.app, s, 'GET', '/api/dashboard/')).json<{ students: number }>().students;
+    expect(await card(teacher)).toBe(total);
+    expect(await card(admin)).toBe(sumOf(school.points));
     expect(mine.find((w) => w.entity === 'collected_fee')).toBeUndefined();
     expect(mine.find((w) => w.wdgt_nm === 'Fee Defaulters')).toBeUndefined();
   });

@@ -17,8 +17,7 @@ const tile = (key: string): HTMLElement => screen.getByTestId(`dashboard-${key}`
 beforeEach(() => {
   stubBrowser();
   widgets = { widgets: [] };
-  stubFetch(async (input) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  stubFetch(async (url) => {
     if (url.includes('/api/widget/data/')) return widgets instanceof Response ? widgets : jsonResponse(widgets);
     return jsonResponse(body);
   });

@@ -73,7 +73,8 @@ export function WidgetChart({ widget }: { widget: WidgetData }) {
         gridAxis="y"
         valueFormatter={fmt}
         withBarValueLabel={data.length <= 12}
-        yAxisProps={{ width: money ? 72 : 36 }}
+        // Headroom above the tallest bar for its value label (it would touch the card's title).
+        yAxisProps={{ width: money ? 72 : 36, domain: [0, (max: number) => Math.max(1, Math.ceil(max * 1.15))] }}
       />
     </div>
   );

@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { effectivePermissions, type EffectivePermission } from '../../access/permission';
-import { mustCtx } from '../../access/request-context';
+import { mustCtx, type RequestContext } from '../../access/request-context';
 import { rows, sql, type Db } from '../../db/client';
 import { registerHooks } from '../../engine/entity-hooks';
+import { aggregateEntityQuery, parseEntityQuery, scopeForEntity } from '../../engine/entity-query';
 import { localDateTime } from '../../lib/clock';
-import { badRequest } from '../../lib/http-error';
+import { badRequest, HttpError } from '../../lib/http-error';
 import { registerQuickMenuRoutes } from './quick-menu.handler';
 import { registerSecurityEventRoutes, securityEvents } from './security-events';
 import { widgetData, type WidgetData, type WidgetRow } from './widget-data';
@@ -44,6 +45,19 @@ function registerWidgetHooks(): void {
  * (the key is left out for others, and the card with it). null = nothing to count yet: no academic year, or
  * no attendance marked today (not the same as nobody present).
  */
+/** The viewer's own students when his Student page is held with 'his students only'; null otherwise. */
+async function ownStudentCount(req: FastifyRequest, db: Db, ctx: RequestContext): Promise<number | null> {
+  let scoped: RequestContext;
+  try {
+    scoped = await scopeForEntity(req, db, ctx, 'student');
+  } catch (err) {
+    if (err instanceof HttpError && err.statusCode === 403) return null;
+    throw err;
+  }
+  if (!scoped.dataChk) return null;
+  return (await aggregateEntityQuery(db, scoped, parseEntityQuery({ entity: 'student' }), { fn: 'count' })).total.count;
+}
+
 export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
   const signedIn = { access: { kind: 'signed-in' as const } };
   registerSecurityEventRoutes(app, db);
@@ -94,13 +108,16 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
       return { students: null, employees: Number(e.n), attendanceToday: null, ...(seesFees ? { feesCollected: null } : {}), ...security };
     }
     const [s] = await rows<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM student WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd}`);
+    // Under 'his students only' on the Student page the card counts the viewer's own students, as his
+    // widgets do (a teacher's 60 next to a 'Students by Class' of 60, not the school's 600).
+    const ownStudents = await ownStudentCount(req, db, ctx);
     const [a] = await rows<{ present: number | null }>(
       db,
       sql`SELECT sum(stud_attn_sum_psnt_cnt + coalesce(stud_attn_sum_od_cnt, 0))::int AS present
           FROM student_daywise_attendance_summary
           WHERE inst_cd = ${ctx.instCd} AND acdm_cd = ${ctx.acdmCd} AND stud_attn_sum_day = ${today}`,
     );
-    const out = { students: Number(s.n), employees: Number(e.n), attendanceToday: a.present, ...security };
+    const out = { students: ownStudents ?? Number(s.n), employees: Number(e.n), attendanceToday: a.present, ...security };
     if (!seesFees) return out;
     const [f] = await rows<{ amt: string }>(
       db,

@@ -89,12 +89,13 @@ export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContex
     const a = await runEntityQuery(db, scoped, def, { today });
     const e = s.entity;
     const detailOf = (r: Record<string, unknown>): string | null => {
-      // The row's class and section, or its type: what tells two upcoming rows apart.
+      // The row's class and section, or its type: what tells two upcoming rows apart, unless its name says it.
+      const title = String(r[e.title] ?? '');
       const parts = Object.entries(e.fields)
         .filter(([, f]) => f.kind === 'link' || (f.kind === 'select' && !f.multiple))
         .slice(0, 2)
         .map(([n, f]) => (f.kind === 'link' ? r[f.as] : r[n]))
-        .filter((v) => v !== null && v !== undefined && v !== '');
+        .filter((v) => v !== null && v !== undefined && v !== '' && !title.includes(String(v)));
       return parts.length ? parts.join(' - ') : null;
     };
     const rows = a.rows.map((r) => ({
