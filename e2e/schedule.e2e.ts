@@ -150,6 +150,14 @@ describe.runIf(browserAvailable())('schedule: month view, own entries added, dra
     await page.locator('.fc-list').waitFor({ timeout: 15_000 });
     await page.screenshot({ path: `${SHOTS}/schedule-list-375.png`, fullPage: true });
     await page.setViewportSize({ width: 1366, height: 800 });
+
+    // In Tamil the month and the day names are Tamil's (the language is the browser's stored choice).
+    await page.evaluate(() => localStorage.setItem('campus.language', 'tamil'));
+    await page.goto(`${env.baseUrl}/sms/schedule/table?date=${month}-15&view=dayGridMonth`);
+    await expect.poll(() => page.getByTestId('schedule-heading').textContent(), { timeout: 15_000 }).toMatch(/[\u0B80-\u0BFF]/);
+    expect(await page.locator('.fc-col-header-cell').first().textContent()).toMatch(/[\u0B80-\u0BFF]/);
+    await page.screenshot({ path: `${SHOTS}/schedule-month-tamil.png` });
+    await page.evaluate(() => localStorage.setItem('campus.language', 'english'));
     expect(env.problems).toEqual([]);
   });
 });
