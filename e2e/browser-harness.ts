@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Config } from '../apps/server/src/config';
 import { generateDemo, type DemoResult } from '../apps/server/src/db/demo/demo-data';
 import { ADMIN_PASSWORD, startTestServer } from '../apps/server/test/test-server';
 
@@ -30,6 +32,8 @@ export interface E2eEnv {
   problems: string[];
   /** With the demo option: the demo content's accounts (login ids, the test's password) and row counts. */
   demo?: DemoResult;
+  /** The server itself (a test that needs the job queue's workers starts them: env.app.jobs.start()). */
+  app: FastifyInstance;
   close(): Promise<void>;
 }
 
@@ -40,12 +44,14 @@ export interface E2eOptions {
    * without it each gets a random one, found in `demo.accounts`.
    */
   demo?: { password?: string };
+  /** Server settings besides the test defaults (e.g. backupRoot, uploadDir). */
+  server?: Partial<Config>;
 }
 
 /** The real server (built web app, fresh in-memory database with the minimal seed, or the demo) and a fresh browser. */
 export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
   if (!existsSync(join(webDist, 'index.html'))) throw new Error('Build the web app first: npm run build');
-  const srv = await startTestServer('pglite', { webDist });
+  const srv = await startTestServer('pglite', { webDist, ...options.server });
   const profile = mkdtempSync(join(tmpdir(), 'campus-chromium-'));
   const downloadsDir = mkdtempSync(join(tmpdir(), 'campus-downloads-'));
   // The browser starts while the demo is written (seconds on two cores), not after it.
@@ -85,6 +91,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
     downloadsDir,
     problems,
     demo,
+    app,
     async close() {
       await context.close();
       await srv.close();

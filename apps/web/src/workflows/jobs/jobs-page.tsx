@@ -194,8 +194,8 @@ export function JobsPage() {
                           </Text>
                         )}
                       </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={STATE_COLOR[r.state]}>
+                      <Table.Td style={{ whiteSpace: 'nowrap', minWidth: 120 }}>
+                        <Badge variant="light" color={STATE_COLOR[r.state]} style={{ overflow: 'visible' }}>
                           {stateLabel(r.state)}
                         </Badge>
                       </Table.Td>
