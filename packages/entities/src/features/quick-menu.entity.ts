@@ -24,6 +24,8 @@ export const quickMenu = defineEntity({
     usr_cd: link({ label: 'User', to: 'employee', display: 'usr_full_nm', as: 'usr_full_nm', readOnly: true, gridHidden: true }),
   },
   uniqueTogether: [{ fields: ['usr_cd', 'qm_pg_pth'], message: 'This page is already in your quick menu.' }],
+  // Each row is its user's (the server writes crt_by = usr_cd): 'his rows only' on the page changes nothing.
+  ownership: 'creator',
   // No generic get: a row is read by its owner only (the handler's GET /api/quick_menu/:id).
   routes: ['list', 'create', 'update', 'delete'],
   defaultSort: { field: 'qm_ord', dir: 'asc' },
