@@ -1,4 +1,4 @@
-import pino from 'pino';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config';
 import { openDatabase, rows, sql, type Database } from '../src/db/client';
@@ -7,7 +7,8 @@ import { createJobQueue, type JobQueueService, type QueueTiming } from '../src/j
 import { createRealtimeEvents } from '../src/realtime-events';
 import { backends, startTestServer, type Backend } from './test-server';
 
-const quiet = pino({ level: process.env.TEST_LOG === '1' ? 'info' : 'silent' });
+// The log of a Fastify instance without logging: what the queue gets from an app in a test.
+const quiet = Fastify({ logger: process.env.TEST_LOG === '1' }).log;
 const fast: QueueTiming = { pollingIntervalSeconds: 0.5, cronMonitorIntervalSeconds: 1, cronWorkerIntervalSeconds: 1 };
 
 async function until<T>(what: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> {
