@@ -1,10 +1,13 @@
-import { pagePath, pagesOfEntity } from '@campus/entities/pages';
+// The unread count's badge: not among the shell's shared Mantine styles (mantine-signed-in.css).
+import '@mantine/core/styles/Indicator.layer.css';
+import { pagesOfEntity } from '@campus/entities/pages';
 import { ActionIcon, Badge, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconBell, IconCheck, IconChecks } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { modePath } from '../engine/entity-mode';
 import { formatDate } from '../lib/format';
 import { http } from '../lib/http-client';
 import { SOCKET_DOM_EVENT, type SocketDomDetail } from '../lib/realtime-socket';
@@ -43,7 +46,7 @@ export function notificationPath(n: Pick<UserNotification, 'entity' | 'rule_wher
   const params = new URLSearchParams();
   if (where.length || dateFilter) params.set('rule', JSON.stringify({ where, dateFilter }));
   params.set('rule_nm', n.ntf_nm);
-  return `/${pagePath(page)}?${params.toString()}`;
+  return `${modePath(page.module, page.page, 'table')}?${params.toString()}`;
 }
 
 /**
@@ -164,7 +167,7 @@ export function NotificationBell({ compact }: { compact: boolean }) {
                       {n.ntf_nm}
                     </Text>
                     <Group gap={6} wrap="nowrap">
-                      <Badge size="sm" variant="light" color={n.usr_ntf_is_read ? 'gray' : 'blue'}>
+                      <Badge size="sm" variant="light" tt="none" color={n.usr_ntf_is_read ? 'gray' : 'blue'}>
                         {t('notification.records', { defaultValue: '{{n}} records', n: n.usr_ntf_cnt })}
                       </Badge>
                       <Text size="xs" c="dimmed">

@@ -399,6 +399,7 @@ export function EntityListPage({ entity, page, searchMode, hasFormOverride, edit
               variant="light"
               color="orange"
               size="lg"
+              tt="none"
               data-testid="grid-rule-filter"
               rightSection={
                 <ActionIcon size="xs" variant="transparent" aria-label={t('grid.clear_filter', { defaultValue: 'Show all' })} onClick={clearRule}>
