@@ -83,17 +83,21 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
     const fees = mine.some((w) => feeTakings.has(String(w.wdgt_ent)))
       ? seesFeeTotals(await effectivePermissions(db, ctx.user.usr_cd, ctx.instCd, ctx.user.is_admin))
       : false;
-    const out: WidgetData[] = [];
-    for (const w of mine) {
-      if (feeTakings.has(String(w.wdgt_ent)) && !fees) continue;
-      try {
-        const d = await widgetData(req, db, ctx, w, today);
-        if (d) out.push(d);
-      } catch (err) {
-        req.log.error({ err, wdgt_cd: w.wdgt_cd }, 'widget failed');
-        out.push({ wdgt_cd: w.wdgt_cd, wdgt_nm: w.wdgt_nm, kind: 'count', entity: String(w.wdgt_ent), page: null, money: false, empty: true, error: 'This widget could not be loaded.' });
-      }
-    }
+    // Side by side: each widget is its own few small statements (PostgreSQL answers them on separate pool
+    // connections; PGlite runs them one after another anyway). Order is kept.
+    const answers = await Promise.all(
+      mine
+        .filter((w) => !feeTakings.has(String(w.wdgt_ent)) || fees)
+        .map(async (w): Promise<WidgetData | null> => {
+          try {
+            return await widgetData(req, db, ctx, w, today);
+          } catch (err) {
+            req.log.error({ err, wdgt_cd: w.wdgt_cd }, 'widget failed');
+            return { wdgt_cd: w.wdgt_cd, wdgt_nm: w.wdgt_nm, kind: 'count', entity: String(w.wdgt_ent), page: null, money: false, empty: true, error: 'This widget could not be loaded.' };
+          }
+        }),
+    );
+    const out = answers.filter((d): d is WidgetData => d !== null);
     return { widgets: out };
   });
 
