@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
+import { sql, type Db } from '../../db/client';
 import type { JobQueueService } from '../../jobs/job-queue';
 import { BACKUP_JOB } from './backup.jobs';
 import { backupRows } from './backup.service';
@@ -11,6 +11,10 @@ import { backupTiming } from './backup-timing';
  * may run it at any time.
  */
 export async function syncBackupSchedules(jobs: JobQueueService, db: Db, log: FastifyBaseLogger): Promise<void> {
+  // A run left 'running' past the job's expiry (3 h) died with its process (or came back in a restored
+  // database): say so rather than show it running for ever.
+  await db.execute(sql`UPDATE backup_run SET bckp_run_result = 'failed', bckp_run_error = 'Interrupted: the server stopped while this backup ran.'
+                       WHERE bckp_run_result = 'running' AND bckp_run_started_at < now() - interval '190 minutes'`);
   const found = await backupRows(db);
   const keep = new Set<string>();
   for (const r of found) {
