@@ -89,6 +89,15 @@ const definitionSamples: Readonly<Record<string, Record<string, unknown>>> = {
     cst_rpt_fltrs: [{ field: 'rgn_nm', value: 'Hindu' }],
     cst_rpt_sort: 'rgn_nm',
   },
+  // A notification rule is an entity query (engine/entity-query.ts), stored in its normal form.
+  notification: {
+    ntf_qry: { entity: 'religion', columns: ['rgn_nm'] },
+    ntf_dt_fltr: null,
+    ntf_qry_whr_clmn: [{ field: 'rgn_nm', op: 'eq', value: 'Hindu' }],
+    ntf_qry_lmt_clmn: 20,
+    ntf_qry_ord_clmn: [{ field: 'rgn_nm', dir: 'asc' }],
+    ntf_qry_grp_clmn: null,
+  },
 };
 
 /**

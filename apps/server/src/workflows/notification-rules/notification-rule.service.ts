@@ -44,15 +44,18 @@ export function ruleDefinition(row: Row): EntityQueryDef {
   });
 }
 
+/** An empty list is stored as null: the engine reads an empty value as none (bodySchema), so a row read and sent back is unchanged. */
+const listOrNull = <T>(v: readonly T[] | undefined): readonly T[] | null => (v && v.length ? v : null);
+
 /** The definition split back into the notification's columns, in their stored form. */
 export function ruleParts(def: EntityQueryDef): Row {
   return {
     ntf_qry: { entity: def.entity, columns: def.columns ?? [] },
     ntf_dt_fltr: def.dateFilter ?? null,
-    ntf_qry_whr_clmn: def.where ?? [],
+    ntf_qry_whr_clmn: listOrNull(def.where),
     ntf_qry_lmt_clmn: def.limit ?? null,
-    ntf_qry_ord_clmn: def.order ?? [],
-    ntf_qry_grp_clmn: def.group ?? [],
+    ntf_qry_ord_clmn: listOrNull(def.order),
+    ntf_qry_grp_clmn: listOrNull(def.group),
   };
 }
 
