@@ -132,4 +132,36 @@ describe.runIf(browserAvailable())('notification bell: count, mark as read, a cl
     await page.screenshot({ path: join(SHOTS, 'bell-open-375.png') });
     expect(problems).toEqual([]);
   });
+
+  it('builds a rule by choosing (entity, field, operator, value), previews it and saves it: no JSON typed', async () => {
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.goto(`${baseUrl}/sms/features/notification/create`);
+    const editor = page.getByTestId('notification-rule-editor');
+    await editor.waitFor({ timeout: 15_000 });
+    await typeInto(page.locator('input#ntf_cd'), `UI_${tag}`);
+    await typeInto(page.locator('input#ntf_nm'), `Beta classes ${tag}`);
+    await typeInto(page.locator('input#ntf_entity'), 'Class');
+    await page.getByRole('option', { name: 'Class', exact: true }).click();
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    const cond = page.getByTestId('rule-condition').first();
+    await cond.getByLabel('Field').click();
+    await page.getByRole('option', { name: 'Class Name', exact: true }).click();
+    await cond.getByLabel('Operator').click();
+    await page.getByRole('option', { name: 'contains', exact: true }).click();
+    await typeInto(cond.getByLabel('Value'), `${tag} Beta`);
+    await page.getByTestId('rule-preview').click();
+    await expect.poll(() => editor.textContent()).toContain('1 records');
+    await page.screenshot({ path: join(SHOTS, 'rule-editor-wide.png'), fullPage: true });
+    await page.getByTestId('rule-save').click();
+    await page.waitForURL((u) => u.pathname.startsWith('/sms/features/notification/update/'), { timeout: 15_000 });
+    await page.getByTestId('rule-recipients').waitFor();
+    const saved = await api<{ rows: { ntf_qry: unknown; ntf_qry_whr_clmn: unknown }[] }>(baseUrl, admin, 'GET', `/api/notification/?f_ntf_cd=UI_${tag}`, RULES);
+    expect(saved.json.rows).toHaveLength(1);
+    expect(saved.json.rows[0].ntf_qry).toEqual({ entity: 'class', columns: [] });
+    expect(saved.json.rows[0].ntf_qry_whr_clmn).toEqual([{ field: 'cls_nm', op: 'contains', value: `${tag} Beta` }]);
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'rule-editor-375.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
 });

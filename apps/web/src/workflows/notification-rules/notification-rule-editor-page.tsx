@@ -172,7 +172,20 @@ export function NotificationRuleEditorPage(): JSX.Element {
     );
   }
 
-  const previewCols = preview?.rows[0] ? Object.keys(preview.rows[0]).filter((k) => k !== 'row_ver').slice(0, 8) : [];
+  // A link shows its joined name (cls_grp_nm) under the link's own label, not its code.
+  const linkAs = new Map(base ? Object.entries(base.fields).flatMap(([n, f]) => (f.kind === 'link' ? [[f.as, n] as const] : [])) : []);
+  const previewCols = preview?.rows[0]
+    ? Object.keys(preview.rows[0])
+        .filter((k) => k !== 'row_ver' && !(base && Object.hasOwn(base.fields, k) && base.fields[k].kind === 'link' && linkAs.has((base.fields[k] as LinkField).as)))
+        .slice(0, 8)
+    : [];
+  const colLabel = (c: string): string => {
+    if (!base) return c;
+    if (Object.hasOwn(base.fields, c)) return fieldLabel(t, base, c);
+    const link = linkAs.get(c);
+    if (link) return fieldLabel(t, base, link);
+    return c === 'n' ? t('notification.count', { defaultValue: 'Count' }) : c;
+  };
 
   return (
     <Stack gap="sm" maw={1000} data-testid="notification-rule-editor">
@@ -342,7 +355,7 @@ export function NotificationRuleEditorPage(): JSX.Element {
               <Button size="xs" variant="light" leftSection={<IconEye size={14} />} onClick={() => void runPreview()} data-testid="rule-preview">
                 {t('notification.preview', { defaultValue: 'Preview' })}
               </Button>
-              {preview && <Badge size="lg">{t('notification.records', { defaultValue: '{{n}} records', n: preview.count })}</Badge>}
+              {preview && <Badge size="lg" tt="none">{t('notification.records', { defaultValue: '{{n}} records', n: preview.count })}</Badge>}
             </Group>
             {preview && preview.rows.length > 0 && (
               <ScrollArea mt="xs">
@@ -350,7 +363,7 @@ export function NotificationRuleEditorPage(): JSX.Element {
                   <Table.Thead>
                     <Table.Tr>
                       {previewCols.map((c) => (
-                        <Table.Th key={c}>{Object.hasOwn(base.fields, c) ? fieldLabel(t, base, c) : c === 'n' ? t('notification.count', { defaultValue: 'Count' }) : c}</Table.Th>
+                        <Table.Th key={c}>{colLabel(c)}</Table.Th>
                       ))}
                     </Table.Tr>
                   </Table.Thead>
