@@ -1,8 +1,4 @@
 import { code, defineEntity, json, number, select, text } from '../define';
-import { pages } from '../pages';
-
-/** The entities a widget may read: those behind some page (whose permission then decides who sees it). */
-const readable = [...new Set(pages.flatMap((pg) => (pg.entity ? [pg.entity] : [])))].sort();
 
 /**
  * A dashboard tile: a DECLARED kind over one entity's list query, run with the viewer's own scope (institute,
@@ -30,7 +26,7 @@ export const widget = defineEntity({
     // Who sees the tile on their dashboard (and then only with a page of its entity).
     wdgt_mode: select({ label: 'Visible To', options: ['All Users', 'Admins Only'], required: true, defaultValue: 'All Users' }),
     // A registry entity name (student, collected_fee ...): its list query, page and scope.
-    wdgt_ent: select({ label: 'Entity', options: readable, required: true }),
+    wdgt_ent: text({ label: 'Entity', required: true, max: 60 }),
     // A number or money field of the entity, summed; empty = rows are counted.
     wdgt_msr: text({ label: 'Measure', max: 60 }),
     // The field a bar, pie or doughnut groups by (a class, a section, a status).
