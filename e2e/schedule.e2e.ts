@@ -143,6 +143,25 @@ describe.runIf(browserAvailable())('schedule: month view, own entries added, dra
     await page.locator('.fc-daygrid-day').first().waitFor();
     await page.getByText('Week', { exact: true }).click();
     await page.locator('.fc-timegrid').waitFor();
+    // Dragging over 10:00-11:00 of a day asks for a timed entry at those times.
+    await page.locator('.fc-timegrid-slot-lane[data-time="10:30:00"]').scrollIntoViewIfNeeded();
+    const col = await page.locator('.fc-timegrid-col[data-date]').nth(2).boundingBox();
+    const ten = await page.locator('.fc-timegrid-slot-lane[data-time="10:00:00"]').boundingBox();
+    const half = await page.locator('.fc-timegrid-slot-lane[data-time="10:30:00"]').boundingBox();
+    if (!col || !ten || !half) throw new Error('week grid not on screen');
+    const x = col.x + col.width / 2;
+    // A click on 10:00 asks for half an hour; dragging on to 10:30 stretches it to 11:00.
+    await page.mouse.click(x, ten.y + ten.height / 2);
+    await expect.poll(() => page.getByTestId('schedule-entry-when').textContent(), { timeout: 10_000 }).toMatch(/10:00 - 10:30$/);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.mouse.move(x, ten.y + ten.height / 2);
+    await page.mouse.down();
+    for (let y = ten.y + ten.height / 2; y <= half.y + half.height / 2; y += 4) await page.mouse.move(x, y);
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('schedule-entry-when').textContent(), { timeout: 10_000 }).toMatch(/10:00 - 11:00$/);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await page.getByText('Day', { exact: true }).click();
     await expect.poll(() => page.locator('.fc-timeGridDay-view').count()).toBe(1);
     await page.setViewportSize({ width: 375, height: 800 });

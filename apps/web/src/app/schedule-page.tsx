@@ -179,10 +179,15 @@ export function SchedulePage(): JSX.Element {
           editable={false}
           eventInteractive
           selectable
-          selectMirror
+          // No selection mirror: with it a selection in the week and day grids never completes (FullCalendar
+          // 6.1.21 under React 19: the mirror's render replaces the grid the drag started on); the highlight shows it.
+          selectMirror={false}
           navLinks
           dayMaxEvents={3}
           nowIndicator
+          // A school's day: the week and day grids start at 7 and end at 7, not at midnight.
+          slotMinTime="07:00:00"
+          slotMaxTime="19:00:00"
           datesSet={onDatesSet}
           select={onSelect}
           eventClick={onEventClick}
