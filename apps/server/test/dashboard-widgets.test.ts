@@ -104,6 +104,13 @@ describe.each(backends)('dashboard widgets and quick menu, on %s', (backend) => 
     expect(holidays.kind).toBe('list');
     for (const r of holidays.rows ?? []) expect(r.date! >= fees.points![29].key).toBe(true);
     expect(list.map((w) => w.wdgt_nm)).toEqual(expect.arrayContaining(["Today's Attendance by Section", 'Books Overdue', 'Upcoming Exams']));
+    // 'Open' lists the rows behind a number: the page's list with the widget's conditions as its rule filter.
+    const overdue = named(list, 'Books Overdue') as Widget & { rule?: unknown; page: string };
+    expect(overdue.page).toBe('sms/library/book_checkinout_summary');
+    const behind = await call(srv.app, { ...admin, modulename: 'library', pagename: 'book_checkinout_summary' }, 'GET', `/api/bookcheckinoutsummary/?size=1&rule=${encodeURIComponent(JSON.stringify(overdue.rule))}`);
+    expect(behind.statusCode, behind.body).toBe(200);
+    expect(behind.json<{ total: number }>().total).toBe(overdue.value);
+    expect(overdue.value).toBeGreaterThan(0);
   });
 
   it("TEACHER under 'his students only' sees his own students' numbers, and no fee takings", async () => {

@@ -82,7 +82,7 @@ describe('dashboard widgets', () => {
         { ...base, wdgt_cd: 3, wdgt_nm: 'Fees Collected per Day', kind: 'line', entity: 'collected_fee', money: true, empty: true, points: [{ key: '2026-11-25', label: '2026-11-25', value: 0, amount: '0.00' }] },
         { ...base, wdgt_cd: 4, wdgt_nm: 'Upcoming Holidays', kind: 'list', entity: 'holiday', rows: [{ key: 9, title: 'Diwali', date: '2026-11-30', detail: 'Festival' }] },
         { ...base, wdgt_cd: 5, wdgt_nm: 'Broken', kind: 'count', page: null, empty: true, error: "'gone' is not an entity a widget can read." },
-        { ...base, wdgt_cd: 6, wdgt_nm: 'Takings', kind: 'sum', money: true, value: '1234567.50' },
+        { ...base, wdgt_cd: 6, wdgt_nm: 'Takings', kind: 'sum', money: true, value: '1234567.50', page: 'sms/fee/fee_collected', rule: { where: [{ field: 'fee_coll_sts', op: 'eq', value: 'Active' }], dateFilter: null } },
       ],
     };
     renderDashboard();
@@ -97,6 +97,11 @@ describe('dashboard widgets', () => {
     // The broken one does not take the others down: the chart comes from its own chunk.
     expect(await within(card('Students by Class')).findByTestId('widget-chart', {}, { timeout: 5000 })).toBeTruthy();
     expect(within(card('Students by Class')).getByRole('link', { name: 'Open' }).getAttribute('href')).toBe('/sms/student/profile/table');
+    // A widget with conditions opens its page filtered by them, named by the widget.
+    const open = new URL(within(card('Takings')).getByRole('link', { name: 'Open' }).getAttribute('href') ?? '', 'http://x');
+    expect(open.pathname).toBe('/sms/fee/fee_collected/table');
+    expect(JSON.parse(open.searchParams.get('rule') ?? '')).toEqual({ where: [{ field: 'fee_coll_sts', op: 'eq', value: 'Active' }], dateFilter: null });
+    expect(open.searchParams.get('rule_nm')).toBe('Takings');
   });
 
   it('keeps the counts when the widgets call fails, and says the widgets could not be loaded', async () => {

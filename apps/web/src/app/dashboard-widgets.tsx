@@ -32,8 +32,18 @@ export interface WidgetData {
   value?: number | string;
   points?: WidgetPoint[];
   rows?: { key: number; title: string; date: string | null; detail: string | null }[];
+  /** The widget's conditions as the list's `rule` filter: 'Open' shows the rows behind the number. */
+  rule?: { where: unknown[]; dateFilter: unknown };
   empty: boolean;
   error?: string;
+}
+
+/** Where 'Open' goes: the page's list, filtered by the widget's conditions (shown by the widget's name). */
+export function widgetHref(w: Pick<WidgetData, 'page' | 'rule' | 'wdgt_nm'>): string | null {
+  if (!w.page) return null;
+  if (!w.rule) return `/${w.page}/table`;
+  const params = new URLSearchParams({ rule: JSON.stringify(w.rule), rule_nm: w.wdgt_nm });
+  return `/${w.page}/table?${params.toString()}`;
 }
 
 export const isChart = (k: WidgetKind): boolean => k === 'bar' || k === 'pie' || k === 'donut' || k === 'line';
@@ -154,8 +164,8 @@ export function DashboardWidgets() {
             <Text size="xs" tt="uppercase" fw={700} c="dimmed" style={{ letterSpacing: '0.04em' }}>
               {w.wdgt_nm}
             </Text>
-            {w.page && !w.error && (
-              <Anchor component={Link} to={`/${w.page}/table`} size="xs" style={{ whiteSpace: 'nowrap' }}>
+            {widgetHref(w) && !w.error && (
+              <Anchor component={Link} to={widgetHref(w) ?? ''} size="xs" style={{ whiteSpace: 'nowrap' }}>
                 {t('dashboard.widget_open', { defaultValue: 'Open' })}
               </Anchor>
             )}

@@ -32,6 +32,8 @@ export interface WidgetData {
   points?: WidgetPoint[];
   /** list: the first rows, as title, date and the group's label. */
   rows?: { key: number; title: string; date: string | null; detail: string | null }[];
+  /** The widget's conditions as the list's `rule` ({ where, dateFilter }): 'Open' shows the rows it counts. */
+  rule?: Pick<EntityQueryDef, 'where' | 'dateFilter'>;
   /** Nothing to show: no rows in the viewer's scope (or none in the window), said in words, not a zero. */
   empty: boolean;
   /** This widget failed (its definition no longer fits, a query failed): the others still show. */
@@ -68,7 +70,7 @@ export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContex
     return { wdgt_cd: w.wdgt_cd, wdgt_nm: w.wdgt_nm, kind: 'count', entity: String(w.wdgt_ent ?? ''), page: null, money: false, empty: true, error: err.message };
   }
   const pg = pagesOfEntity(s.entity.name)[0];
-  const base = {
+  const base: Omit<WidgetData, 'empty'> = {
     wdgt_cd: w.wdgt_cd,
     wdgt_nm: w.wdgt_nm,
     kind: s.kind,
@@ -85,6 +87,9 @@ export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContex
     throw err;
   }
   const def = widgetQuery(s);
+  // The page the viewer holds (the one whose scope counted), and the rows behind the number.
+  if (scoped.page) base.page = pagePath(scoped.page);
+  const rule = (def.where?.length ?? 0) > 0 || def.dateFilter ? { rule: { where: def.where ?? [], dateFilter: def.dateFilter ?? null } } : {};
   if (s.kind === 'list') {
     const a = await runEntityQuery(db, scoped, def, { today });
     const e = s.entity;
@@ -104,7 +109,7 @@ export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContex
       date: s.dateField ? ((r[s.dateField] as string | null) ?? null) : null,
       detail: detailOf(r),
     }));
-    return { ...base, rows, empty: rows.length === 0 };
+    return { ...base, ...rule, rows, empty: rows.length === 0 };
   }
   const spec = parseAggregate(def, {
     fn: s.measure ? 'sum' : 'count',
@@ -116,7 +121,7 @@ export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContex
   if (s.kind === 'count' || s.kind === 'sum') {
     // A count of no rows is a true zero (no defaulters); a sum over no rows is nothing to add up.
     const value = s.kind === 'count' ? a.total.count : base.money ? (a.total.sum ?? '0.00') : num(a.total.sum, a.total.count);
-    return { ...base, value, empty: s.kind === 'sum' && a.total.count === 0 };
+    return { ...base, ...rule, value, empty: s.kind === 'sum' && a.total.count === 0 };
   }
   let points: WidgetPoint[] = a.groups.map((g) => ({
     key: String(g.key ?? ''),
@@ -133,10 +138,10 @@ export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContex
       const key = dayFromToday(d, today);
       days.push(byDay.get(key) ?? { key, label: key, value: 0, ...(base.money ? { amount: '0.00' } : {}) });
     }
-    return { ...base, points: days, empty: points.length === 0 };
+    return { ...base, ...rule, points: days, empty: points.length === 0 };
   }
   points = orderGroups(s, points);
-  return { ...base, points, empty: points.length === 0 };
+  return { ...base, ...rule, points, empty: points.length === 0 };
 }
 
 /** Groups of a link in the key's order (classes as created: VI before X), others as they came (largest first). */
