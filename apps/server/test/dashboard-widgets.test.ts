@@ -202,8 +202,11 @@ describe.each(backends)('dashboard widgets and quick menu, on %s', (backend) => 
     // Not a page he may open, and not a page at all.
     expect((await call(srv.app, teacher, 'POST', '/api/quick_menu/', { qm_pg_nm: 'Fees', qm_pg_pth: 'sms/fee/fee_type' })).statusCode).toBe(400);
     expect((await call(srv.app, teacher, 'POST', '/api/quick_menu/', { qm_pg_nm: 'Nowhere', qm_pg_pth: 'sms/nothing/here' })).statusCode).toBe(400);
-    // The dashboard is open to everyone.
-    expect((await call(srv.app, teacher, 'POST', '/api/quick_menu/', { qm_pg_nm: 'Home', qm_pg_pth: 'sms/dashboard' })).statusCode).toBe(201);
+    // The dashboard is open to everyone. The Quick Menu page's form sends the order and an empty icon too.
+    const home = await call(srv.app, teacher, 'POST', '/api/quick_menu/', { qm_pg_nm: 'Home', qm_pg_pth: 'sms/dashboard', qm_pg_icn: null, qm_ord: 5 });
+    expect(home.statusCode, home.body).toBe(201);
+    expect(home.json<{ qm_pg_icn: string; qm_ord: number }>()).toMatchObject({ qm_pg_icn: 'layout-dashboard', qm_ord: 5 });
+    expect((await call(srv.app, teacher, 'POST', '/api/quick_menu/', { qm_pg_nm: 'X', qm_pg_pth: 'sms/dashboard', usr_cd: admin.usr_cd })).statusCode).toBe(400);
 
     const mine = await shortcuts(teacher);
     expect(mine.map((s) => s.qm_pg_pth)).toEqual(['sms/student/profile', 'sms/dashboard']);

@@ -52,6 +52,8 @@ const addBody = z.strictObject({
   qm_pg_nm: z.string({ error: 'Page Name is required.' }).trim().min(1, 'Page Name is required.').max(100, 'Page Name: at most 100 characters.'),
   qm_pg_pth: z.string({ error: 'Page Path is required.' }).trim().min(1, 'Page Path is required.').max(200, 'Page Path: at most 200 characters.'),
   qm_pg_icn: z.string().trim().max(60).nullable().optional(),
+  // The Quick Menu page's form sends the order too; absent, the page goes last.
+  qm_ord: z.number().int('Order must be a whole number.').min(0).max(9999, 'Order: at most 9999.').nullable().optional(),
 });
 
 const orderBody = z.strictObject({
@@ -140,7 +142,7 @@ export function registerQuickMenuRoutes(app: FastifyInstance, db: Db): void {
       const [row] = await rows<Record<string, unknown>>(
         tx,
         sql`INSERT INTO quick_menu (qm_pg_nm, qm_pg_pth, qm_pg_icn, qm_ord, usr_cd, inst_cd, crt_by)
-            VALUES (${b.data.qm_pg_nm}, ${pg.path}, ${b.data.qm_pg_icn || pg.icon}, ${(last ?? 0) + 1}, ${ctx.user.usr_cd}, ${ctx.instCd}, ${ctx.user.usr_cd})
+            VALUES (${b.data.qm_pg_nm}, ${pg.path}, ${b.data.qm_pg_icn || pg.icon}, ${b.data.qm_ord ?? (last ?? 0) + 1}, ${ctx.user.usr_cd}, ${ctx.instCd}, ${ctx.user.usr_cd})
             RETURNING qm_cd, qm_pg_nm, qm_pg_pth, qm_pg_icn, qm_ord, usr_cd, row_ver`,
       );
       reply.code(201);
