@@ -11,6 +11,8 @@ import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, type E2eEnv } from 
  */
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/schedule';
+/** Chosen by the test for the demo accounts: the product has no fixed password. */
+const DEMO_PASSWORD = 'Demo-Schedule-Pass-7';
 const WHERE = { module: 'schedule', page: 'table' };
 
 interface Entry {
@@ -59,7 +61,7 @@ describe.runIf(browserAvailable())('schedule: month view, own entries added, dra
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    env = await startE2e({ demo: {} });
+    env = await startE2e({ demo: { password: DEMO_PASSWORD } });
     admin = await apiLogin(env.baseUrl, 'ADMIN', ADMIN_PASSWORD);
     // The demo year's first month with a holiday, an exam and two free days (one to add on, one to drag to).
     const holidays = await api<{ rows: { hly_frm_dt: string }[] }>(env.baseUrl, admin, 'GET', '/api/holiday/?size=500', { module: 'institute', page: 'holiday' });
@@ -177,6 +179,24 @@ describe.runIf(browserAvailable())('schedule: month view, own entries added, dra
     expect(await page.locator('.fc-col-header-cell').first().textContent()).toMatch(/[\u0B80-\u0BFF]/);
     await page.screenshot({ path: `${SHOTS}/schedule-month-tamil.png` });
     await page.evaluate(() => localStorage.setItem('campus.language', 'english'));
+    expect(env.problems).toEqual([]);
+  });
+
+  it("shows the demo teacher the exams of his own sections only, and his own entries", async () => {
+    const { page } = env;
+    const teacher = await apiLogin(env.baseUrl, 'TEACHER', DEMO_PASSWORD);
+    const got = await api<{ events: (Entry & { keys: number[] })[] }>(env.baseUrl, teacher, 'GET', `/api/schedule/?from=${month}-01&to=${monthEnd(month)}`, WHERE);
+    const all = entries.filter((e) => e.kind === 'exam') as (Entry & { keys?: number[] })[];
+    const mine = got.json.events.filter((e) => e.kind === 'exam');
+    // He teaches two sections: fewer exam rows than the school's, every one of them among the school's.
+    const mineKeys = mine.flatMap((e) => e.keys);
+    expect(mineKeys.length).toBeGreaterThan(0);
+    expect(mineKeys.length).toBeLessThan(all.flatMap((e) => e.keys ?? []).length);
+    expect(got.json.events.filter((e) => e.kind === 'own').every((e) => !entries.some((a) => a.id === e.id))).toBe(true);
+    await signIn(env, 'TEACHER', DEMO_PASSWORD);
+    await page.goto(`${env.baseUrl}/sms/schedule/table?date=${mine[0].start}&view=dayGridMonth`);
+    await expect.poll(() => entryOf(page, mine[0].title).first().isVisible(), { timeout: 15_000 }).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/schedule-teacher-month.png` });
     expect(env.problems).toEqual([]);
   });
 });
