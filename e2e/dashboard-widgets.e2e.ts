@@ -125,6 +125,18 @@ describe.runIf(browserAvailable())('dashboard widgets and the quick menu (Chromi
     await header.locator('a[data-shortcut="sms/master/religion"]').click();
     await page.waitForURL((u) => u.pathname === '/sms/master/religion/table');
     await page.getByTestId('entity-grid').waitFor();
+    // The Quick Menu page lists his own shortcuts, the same as the header.
+    const inHeader = await Promise.all((await header.locator('a[data-shortcut]').all()).map((a) => a.getAttribute('data-shortcut')));
+    await page.goto(`${env.baseUrl}/sms/features/quick_menu/table`);
+    const grid = page.getByTestId('entity-grid');
+    await grid.locator('.ag-row[row-index="0"]').waitFor();
+    await expect.poll(async () => (await grid.locator('.ag-cell[col-id="qm_pg_pth"]').allTextContents()).map((x) => x.trim()).sort()).toEqual([...inHeader].sort());
+    // A widget's 'Open' shows the rows behind its number.
+    await page.goto(`${env.baseUrl}/sms/dashboard`);
+    await card(page, 'Books Overdue').getByRole('link', { name: 'Open' }).click();
+    await page.waitForURL((u) => u.pathname === '/sms/library/book_checkinout_summary/table' && u.searchParams.has('rule'));
+    await page.getByTestId('entity-grid').locator('.ag-row[row-index="0"]').waitFor();
+    await page.getByText('Books Overdue').first().waitFor();
   });
 
   it('at 375 px the cards stack in one column and the quick menu is one button', async () => {
