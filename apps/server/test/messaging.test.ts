@@ -196,16 +196,16 @@ for (const backend of backends) {
       await srv.database.db.execute(sql`UPDATE student SET stud_eml = NULL WHERE stud_cd = ${a3}`);
       smtp.refuse.add('arun.parent@home.example');
       const id = await fx.created(page, '/api/mob_notification/', { mob_ntf_dtl_sub: 'Sports day', mob_ntf_dtl_msg: 'Sports day is on Saturday; children come in house colours.', mob_ntf_dtl_sts: 'Ready' }, 'mob_ntf_dtl_cd');
+      const sender = await open(fx.admin);
+      const told = collect<{ isSuccess: boolean; msg: string }>(sender, 'notificationSent');
       const bad = await call(srv.app, page, 'POST', `/api/mob_notification/${id}/send`, { audience: 'Section', cls_cd: fx.cls1 });
       expect(bad.statusCode).toBe(400);
       const res = await call(srv.app, page, 'POST', `/api/mob_notification/${id}/send`, { audience: 'Section', cls_cd: fx.cls1, sec_cd: fx.secA });
       expect(res.statusCode, res.body).toBe(202);
       expect(res.json<Row>().recipients).toBe(3);
-      // The route queued the job; run it here too (idempotent: only queued deliveries are tried).
-      const events = recordingEvents();
-      await mobNotificationSendJob.run({ mob_ntf_dtl_cd: id, requestedBy: fx.admin.usr_cd }, jobCtx(events));
+      // The route queued the job; the queue's worker in this process runs it.
       const deliveries = async () => (await call(srv.app, page, 'GET', `/api/mob_notification/${id}/deliveries`)).json<Row[]>();
-      await expect.poll(async () => (await deliveries()).filter((d) => d.mnd_sts === 'Queued').length, { timeout: 20_000 }).toBe(0);
+      await expect.poll(async () => (await deliveries()).filter((d) => d.mnd_sts === 'Queued' || d.mnd_sts === 'Sending').length, { timeout: 20_000 }).toBe(0);
       const byStud = new Map((await deliveries()).map((d) => [d.stud_cd, d]));
       expect(byStud.get(a1)).toMatchObject({ mnd_sts: 'Sent', mnd_address: 'meena.parent@home.example', mnd_attempts: 1 });
       expect(byStud.get(a2)).toMatchObject({ mnd_sts: 'Failed' });
@@ -215,7 +215,11 @@ for (const backend of backends) {
       const mail = smtp.received.find((m) => m.to === 'meena.parent@home.example');
       expect(mail).toMatchObject({ subject: 'Sports day' });
       expect(mail!.text).toContain('house colours');
-      expect(events.seen.at(-1)).toMatchObject({ event: 'notificationSent', payload: { isSuccess: false } });
+      await expect.poll(() => told.length, { timeout: 20_000 }).toBe(1);
+      expect(told[0]).toEqual({ isSuccess: false, msg: "'Sports day' reached 1 of 3 families; 2 failed (see the deliveries, then Retry Failed)." });
+      // Run again by hand (as a duplicate run would): nothing is queued, so no family gets it twice.
+      await mobNotificationSendJob.run({ mob_ntf_dtl_cd: id }, jobCtx(recordingEvents()));
+      expect(smtp.received.filter((m) => m.to === 'meena.parent@home.example')).toHaveLength(1);
       // Already sent: a second send is refused.
       expect((await call(srv.app, page, 'POST', `/api/mob_notification/${id}/send`, { audience: 'Class', cls_cd: fx.cls1 })).statusCode).toBe(409);
       // The address is fixed and the mailbox accepts now: retry reaches Arun's family.
@@ -223,12 +227,15 @@ for (const backend of backends) {
       const retry = await call(srv.app, page, 'POST', `/api/mob_notification/${id}/retry`, {});
       expect(retry.statusCode, retry.body).toBe(202);
       expect(retry.json<Row>().recipients).toBe(2);
-      await mobNotificationSendJob.run({ mob_ntf_dtl_cd: id }, jobCtx(recordingEvents()));
       await expect.poll(async () => (await deliveries()).find((d) => d.stud_cd === a2)?.mnd_sts, { timeout: 20_000 }).toBe('Sent');
+      await expect.poll(async () => (await deliveries()).find((d) => d.stud_cd === a3)?.mnd_sts, { timeout: 20_000 }).toBe('Failed');
       const after = new Map((await deliveries()).map((d) => [d.stud_cd, d]));
       expect(after.get(a2)).toMatchObject({ mnd_attempts: 2 });
       expect(after.get(a3)).toMatchObject({ mnd_sts: 'Failed', mnd_attempts: 2 });
       expect((await call(srv.app, page, 'GET', `/api/mob_notification/${id}`)).json<Row>().mob_ntf_dtl_sts).toBe('Partly sent');
+      await expect.poll(() => told.length, { timeout: 20_000 }).toBe(2);
+      expect(told[1]).toEqual({ isSuccess: false, msg: "'Sports day' reached 2 of 3 families; 1 failed (see the deliveries, then Retry Failed)." });
+      sender.close();
     });
 
     it("announces a fee mapping change to the institute's sockets after the write, once per class", async () => {

@@ -86,7 +86,7 @@ export async function recomputeNotification(db: DbOrTx, id: number): Promise<{ t
     sql`SELECT count(*)::int AS total,
                count(*) FILTER (WHERE mnd_sts = 'Sent')::int AS sent,
                count(*) FILTER (WHERE mnd_sts = 'Failed')::int AS failed,
-               count(*) FILTER (WHERE mnd_sts = 'Queued')::int AS queued
+               count(*) FILTER (WHERE mnd_sts IN ('Queued', 'Sending'))::int AS queued
         FROM mob_notification_delivery WHERE mob_ntf_dtl_cd = ${id}`,
   );
   const status = c.queued > 0 ? 'Sending' : c.failed === 0 ? 'Sent' : c.sent === 0 ? 'Failed' : 'Partly sent';
@@ -145,12 +145,24 @@ export async function deliverQueued(db: Db, cfg: Config, data: MobNotificationJo
     sql`SELECT mob_ntf_dtl_cd, mob_ntf_dtl_sub, mob_ntf_dtl_msg, mob_ntf_dtl_sts, inst_cd FROM mob_notification WHERE mob_ntf_dtl_cd = ${data.mob_ntf_dtl_cd}`,
   );
   if (!n) return { sent: 0, failed: 0, subject: '', total: 0 };
+  // Queued ones, and any a crashed run left 'Sending' for over ten minutes.
   const queued = await rows<{ mnd_cd: number; mnd_channel: string; mnd_address: string | null }>(
     db,
     sql`SELECT mnd_cd, mnd_channel, mnd_address FROM mob_notification_delivery
-        WHERE mob_ntf_dtl_cd = ${n.mob_ntf_dtl_cd} AND mnd_sts = 'Queued' ORDER BY mnd_cd`,
+        WHERE mob_ntf_dtl_cd = ${n.mob_ntf_dtl_cd}
+          AND (mnd_sts = 'Queued' OR (mnd_sts = 'Sending' AND mnd_last_tried < now() - interval '10 minutes'))
+        ORDER BY mnd_cd`,
   );
   for (const d of queued) {
+    // Claimed one at a time: a second run of the same notification (a retry pressed while this one works)
+    // skips what this one has taken, so no family gets the message twice.
+    const [claimed] = await rows<{ mnd_cd: number }>(
+      db,
+      sql`UPDATE mob_notification_delivery SET mnd_sts = 'Sending', mnd_last_tried = now()
+          WHERE mnd_cd = ${d.mnd_cd} AND (mnd_sts = 'Queued' OR (mnd_sts = 'Sending' AND mnd_last_tried < now() - interval '10 minutes'))
+          RETURNING mnd_cd`,
+    );
+    if (!claimed) continue;
     const ch = deliveryChannels.find((c) => c.name === d.mnd_channel);
     let result: { ok: true } | { ok: false; reason: string };
     if (!ch) result = { ok: false, reason: `unknown channel ${d.mnd_channel}` };
