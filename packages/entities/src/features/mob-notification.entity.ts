@@ -18,6 +18,9 @@ export const mobNotification = defineEntity({
     // The message itself; mob_ntf_dtl_cnt is the count of recipients (issue 12, migration 0032 moved the texts).
     mob_ntf_dtl_msg: text({ label: 'Message', required: true, multiline: true, max: 1000 }),
     mob_ntf_dtl_cnt: number({ label: 'Recipients', int: true, min: 0, max: 1_000_000, readOnly: true }),
+    // How the sending went, computed with the count: '3 families: 1 sent, 2 failed (no e-mail address: 1; ...)'.
+    // Each family's own status and reason: GET /api/mob_notification/{id}/deliveries.
+    mob_ntf_dtl_dlv: text({ label: 'Delivery', readOnly: true, max: 400 }),
     mob_ntf_dtl_sts: select({
       label: 'Status',
       options: ['Draft', 'Ready', 'Sending', 'Sent', 'Partly sent', 'Failed', 'Cancelled'],

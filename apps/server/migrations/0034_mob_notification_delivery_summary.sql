@@ -1,0 +1,1 @@
+ALTER TABLE "mob_notification" ADD COLUMN "mob_ntf_dtl_dlv" varchar(400);
