@@ -212,6 +212,7 @@ for (const backend of backends) {
       expect(byStud.get(a3)).toMatchObject({ mnd_sts: 'Failed', mnd_reason: 'no e-mail address', mnd_address: null });
       const row = (await call(srv.app, page, 'GET', `/api/mob_notification/${id}`)).json<Row>();
       expect(row).toMatchObject({ mob_ntf_dtl_cnt: 3, mob_ntf_dtl_sts: 'Partly sent' });
+      expect(row.mob_ntf_dtl_dlv).toMatch(/^3 families: 1 sent, 2 failed \(.*no e-mail address: 1.*\)$/);
       const mail = smtp.received.find((m) => m.to === 'meena.parent@home.example');
       expect(mail).toMatchObject({ subject: 'Sports day' });
       expect(mail!.text).toContain('house colours');

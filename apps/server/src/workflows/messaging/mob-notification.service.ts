@@ -91,7 +91,16 @@ export async function recomputeNotification(db: DbOrTx, id: number): Promise<{ t
   );
   const status = c.queued > 0 ? 'Sending' : c.failed === 0 ? 'Sent' : c.sent === 0 ? 'Failed' : 'Partly sent';
   if (c.total > 0) {
-    await db.execute(sql`UPDATE mob_notification SET mob_ntf_dtl_cnt = ${c.total}, mob_ntf_dtl_sts = ${status}, row_ver = row_ver + 1
+    const reasons = await rows<{ mnd_reason: string; n: number }>(
+      db,
+      sql`SELECT coalesce(mnd_reason, 'failed') AS mnd_reason, count(*)::int AS n FROM mob_notification_delivery
+          WHERE mob_ntf_dtl_cd = ${id} AND mnd_sts = 'Failed' GROUP BY 1 ORDER BY 2 DESC, 1`,
+    );
+    const parts = [`${c.sent} sent`, ...(c.failed ? [`${c.failed} failed`] : []), ...(c.queued ? [`${c.queued} waiting`] : [])];
+    const why = reasons.length ? ` (${reasons.map((r) => `${r.mnd_reason}: ${r.n}`).join('; ')})` : '';
+    const summary = `${c.total} ${c.total === 1 ? 'family' : 'families'}: ${parts.join(', ')}${why}`.slice(0, 400);
+    await db.execute(sql`UPDATE mob_notification SET mob_ntf_dtl_cnt = ${c.total}, mob_ntf_dtl_sts = ${status}, mob_ntf_dtl_dlv = ${summary},
+                                row_ver = row_ver + 1
                          WHERE mob_ntf_dtl_cd = ${id}`);
   }
   return { ...c, status };
