@@ -89,6 +89,12 @@ describe.runIf(browserAvailable())('schedule: month view, own entries added, dra
     await expect.poll(() => entryOf(page, holiday.title).first().isVisible(), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => page.locator('.fc-event.schedule-exam').first().isVisible()).toBe(true);
     await page.screenshot({ path: `${SHOTS}/schedule-month-wide.png`, fullPage: true });
+    // The legend's chips hide and show a kind.
+    await page.getByRole('checkbox', { name: 'Exam' }).press('Space');
+    await expect.poll(() => page.locator('.fc-event.schedule-exam').count()).toBe(0);
+    expect(await entryOf(page, holiday.title).first().isVisible()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Exam' }).press('Space');
+    await expect.poll(() => page.locator('.fc-event.schedule-exam').first().isVisible()).toBe(true);
     // A click on the holiday opens its row's view page.
     await entryOf(page, holiday.title).first().click();
     await page.waitForURL((u) => u.pathname === `/sms/institute/holiday/view/${holiday.key}`, { timeout: 15_000 });

@@ -5,7 +5,7 @@ import interactionPlugin, { type EventResizeDoneArg } from '@fullcalendar/intera
 import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { ActionIcon, Badge, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Chip, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -54,6 +54,8 @@ export function SchedulePage(): JSX.Element {
   const [heading, setHeading] = useState('');
   const [draft, setDraft] = useState<EntryDraft | null>(null);
   const [busy, setBusy] = useState(false);
+  // The kinds shown: the legend's chips switch each on and off (only exams, say, before a parents' meeting).
+  const [shown, setShown] = useState<string[]>([...scheduleKinds]);
 
   const query = useQuery({
     queryKey: ['schedule', range?.from, range?.to],
@@ -61,8 +63,11 @@ export function SchedulePage(): JSX.Element {
     queryFn: ({ signal }) => http.get<ScheduleAnswer>('/api/schedule/', { signal, query: { from: range!.from, to: range!.to } }),
   });
   const events = useMemo<EventInput[]>(
-    () => (query.data?.events ?? []).map((e) => toCalendarInput(e, (n) => t('schedule.sections', { n, defaultValue: '{{n}} sections' }))),
-    [query.data, t],
+    () =>
+      (query.data?.events ?? [])
+        .filter((e) => shown.includes(e.kind))
+        .map((e) => toCalendarInput(e, (n) => t('schedule.sections', { n, defaultValue: '{{n}} sections' }))),
+    [query.data, shown, t],
   );
   const reload = (): Promise<void> => queryClient.invalidateQueries({ queryKey: ['schedule'] });
 
@@ -155,13 +160,15 @@ export function SchedulePage(): JSX.Element {
             {heading}
           </Text>
         </Group>
-        <Group gap={6} aria-label={t('schedule.legend', { defaultValue: 'Legend' })}>
-          {scheduleKinds.map((k) => (
-            <Badge key={k} color={kindColor[k]} variant="light" size="sm">
-              {t(`schedule.kind_${k}`, { defaultValue: k })}
-            </Badge>
-          ))}
-        </Group>
+        <Chip.Group multiple value={shown} onChange={setShown}>
+          <Group gap={6} role="group" aria-label={t('schedule.legend', { defaultValue: 'Show' })}>
+            {scheduleKinds.map((k) => (
+              <Chip key={k} value={k} color={kindColor[k]} size="xs" variant="light">
+                {t(`schedule.kind_${k}`, { defaultValue: k })}
+              </Chip>
+            ))}
+          </Group>
+        </Chip.Group>
       </Group>
       <Text size="xs" c="dimmed">
         {t('schedule.hint', { defaultValue: 'Select a day or a time to add your own entry; drag your entries to move them.' })}
