@@ -142,10 +142,6 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
     }
   }
 
-  async function createQueues(b: PgBoss): Promise<void> {
-    await withQueueLock(() => createEachQueue(b));
-  }
-
   async function createEachQueue(b: PgBoss): Promise<void> {
     for (const d of defs) {
       const options = {
@@ -165,8 +161,11 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
   async function open(withWorkers: boolean): Promise<PgBoss> {
     const b = new PgBoss(bossOptions(withWorkers));
     b.on('error', (err: unknown) => log.error({ err }, 'job queue error'));
-    await b.start();
-    await createQueues(b);
+    // Processes starting together take turns: pg-boss's schema creation and the queues' partitions.
+    await withQueueLock(async () => {
+      await b.start();
+      await createEachQueue(b);
+    });
     return b;
   }
 
