@@ -49,7 +49,8 @@ export const mobNotificationSendJob: JobDefinition<MobNotificationJobData> = {
   retryBackoff: true,
   async run(data, ctx) {
     const r = await deliverQueued(ctx.db, ctx.cfg, data);
-    if (data.requestedBy && r.total > 0) {
+    // A run that found nothing to send (a duplicate, or one retried after its work was done) stays quiet.
+    if (data.requestedBy && r.tried > 0) {
       const isSuccess = r.failed === 0;
       const msg = isSuccess
         ? `'${r.subject}' reached ${r.sent} of ${r.total} families.`

@@ -132,12 +132,22 @@ export async function planSend(db: Db, cfg: Config, ctx: RequestContext, id: num
 export async function planRetry(db: Db, cfg: Config, ctx: RequestContext, id: number): Promise<{ recipients: number }> {
   if (!mailEnabled(cfg)) throw conflict(MAIL_DISABLED);
   const n = await notificationOf(db, ctx.instCd, id);
-  const again = await rows<{ mnd_cd: number }>(
+  // The address is read again from the student's record: the office fixes a missing or wrong e-mail, then retries.
+  const failed = await rows<{ mnd_cd: number; mnd_channel: string; stud_eml: string | null }>(
     db,
-    sql`UPDATE mob_notification_delivery SET mnd_sts = 'Queued', mnd_reason = NULL
-        WHERE mob_ntf_dtl_cd = ${id} AND mnd_sts = 'Failed' RETURNING mnd_cd`,
+    sql`SELECT d.mnd_cd, d.mnd_channel, s.stud_eml FROM mob_notification_delivery d JOIN student s ON s.stud_cd = d.stud_cd
+        WHERE d.mob_ntf_dtl_cd = ${id} AND d.inst_cd = ${ctx.instCd} AND d.mnd_sts = 'Failed' ORDER BY d.mnd_cd`,
   );
-  if (again.length === 0) throw conflict(`'${n.mob_ntf_dtl_sub}' has no failed delivery to try again.`);
+  if (failed.length === 0) throw conflict(`'${n.mob_ntf_dtl_sub}' has no failed delivery to try again.`);
+  await db.transaction(async (tx) => {
+    for (const f of failed) {
+      const ch = deliveryChannels.find((c) => c.name === f.mnd_channel);
+      const address = ch ? ch.addressOf(f) : null;
+      await tx.execute(sql`UPDATE mob_notification_delivery SET mnd_sts = 'Queued', mnd_reason = NULL, mnd_address = ${address}
+                           WHERE mnd_cd = ${f.mnd_cd} AND mnd_sts = 'Failed'`);
+    }
+  });
+  const again = failed;
   await recomputeNotification(db, id);
   return { recipients: again.length };
 }
@@ -148,12 +158,12 @@ export interface MobNotificationJobData {
 }
 
 /** The job's work: every queued delivery tried once; the notification's count and status recomputed. */
-export async function deliverQueued(db: Db, cfg: Config, data: MobNotificationJobData): Promise<{ sent: number; failed: number; subject: string; total: number }> {
+export async function deliverQueued(db: Db, cfg: Config, data: MobNotificationJobData): Promise<{ sent: number; failed: number; subject: string; total: number; tried: number }> {
   const [n] = await rows<NotificationRow>(
     db,
     sql`SELECT mob_ntf_dtl_cd, mob_ntf_dtl_sub, mob_ntf_dtl_msg, mob_ntf_dtl_sts, inst_cd FROM mob_notification WHERE mob_ntf_dtl_cd = ${data.mob_ntf_dtl_cd}`,
   );
-  if (!n) return { sent: 0, failed: 0, subject: '', total: 0 };
+  if (!n) return { sent: 0, failed: 0, subject: '', total: 0, tried: 0 };
   // Queued ones, and any a crashed run left 'Sending' for over ten minutes.
   const queued = await rows<{ mnd_cd: number; mnd_channel: string; mnd_address: string | null }>(
     db,
@@ -162,6 +172,7 @@ export async function deliverQueued(db: Db, cfg: Config, data: MobNotificationJo
           AND (mnd_sts = 'Queued' OR (mnd_sts = 'Sending' AND mnd_last_tried < now() - interval '10 minutes'))
         ORDER BY mnd_cd`,
   );
+  let tried = 0;
   for (const d of queued) {
     // Claimed one at a time: a second run of the same notification (a retry pressed while this one works)
     // skips what this one has taken, so no family gets the message twice.
@@ -172,6 +183,7 @@ export async function deliverQueued(db: Db, cfg: Config, data: MobNotificationJo
           RETURNING mnd_cd`,
     );
     if (!claimed) continue;
+    tried++;
     const ch = deliveryChannels.find((c) => c.name === d.mnd_channel);
     let result: { ok: true } | { ok: false; reason: string };
     if (!ch) result = { ok: false, reason: `unknown channel ${d.mnd_channel}` };
@@ -189,5 +201,5 @@ export async function deliverQueued(db: Db, cfg: Config, data: MobNotificationJo
                          WHERE mnd_cd = ${d.mnd_cd}`);
   }
   const c = await recomputeNotification(db, n.mob_ntf_dtl_cd);
-  return { sent: c.sent, failed: c.failed, subject: n.mob_ntf_dtl_sub, total: c.total };
+  return { sent: c.sent, failed: c.failed, subject: n.mob_ntf_dtl_sub, total: c.total, tried };
 }
