@@ -1,0 +1,100 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../apps/server/src/db/client';
+import { attachRealtime, type Realtime } from '../apps/server/src/realtime';
+import { startSmtp, type TestSmtp } from '../apps/server/test/messaging-fixture';
+import { makeFixture, type Fixture } from '../apps/server/test/student-workflow-fixture';
+import { call, startTestServer, type TestServer } from '../apps/server/test/test-server';
+import { ADMIN_PASSWORD, browserAvailable, CHROMIUM, typeInto } from './browser-harness';
+
+/*
+ * Features > Mobile Notification: the office sends a drafted message to the parents of a class with 'Send to
+ * Parents' (row selected, class picked in the dialog); the job e-mails each family through a real SMTP server
+ * in this process, the row's Recipients, Status and Delivery columns fill in, and the sender hears the result.
+ */
+
+const webDist = join(import.meta.dirname, '../apps/web/dist');
+const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/messaging';
+
+describe.runIf(browserAvailable())('mobile notification to the parents of a class (browser)', () => {
+  let srv: TestServer;
+  let realtime: Realtime;
+  let browser: Browser;
+  let smtp: TestSmtp;
+  let fx: Fixture;
+  let baseUrl: string;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    srv = await startTestServer('pglite', { webDist, smtpUrl: smtp.url });
+    realtime = await attachRealtime(srv.app, srv.database.db, srv.cfg);
+    await (srv.app.jobs as unknown as { start?: () => Promise<void> }).start?.();
+    await srv.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(srv.app.server.address() as AddressInfo).port}`;
+    fx = await makeFixture(srv);
+    for (const [i, s] of [...fx.studA, ...fx.studB].entries()) {
+      await srv.database.db.execute(sql`UPDATE student SET stud_eml = ${`family${i}@home.example`} WHERE stud_cd = ${s}`);
+    }
+    const made = await call(srv.app, fx.as(fx.admin, 'features', 'mob_notification'), 'POST', '/api/mob_notification/', {
+      mob_ntf_dtl_sub: 'Parents meeting',
+      mob_ntf_dtl_msg: 'The parents meeting is on Saturday at 10 am.',
+      mob_ntf_dtl_sts: 'Ready',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+    page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    realtime?.disconnectAll();
+    await srv?.close();
+    await realtime?.close();
+    await smtp?.close();
+  });
+
+  it("sends to a class's families; each gets the e-mail and the row shows the result", async () => {
+    await page.goto(`${baseUrl}/login`);
+    await typeInto(page.locator('input[name="usr_nm"]'), 'ADMIN');
+    await typeInto(page.locator('input[name="usr_pwd"]'), ADMIN_PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 20_000 });
+    await page.goto(`${baseUrl}/sms/features/mob_notification/table`);
+    const grid = page.getByTestId('entity-grid');
+    const cell = grid.locator('.ag-row[row-index] .ag-cell[col-id="mob_ntf_dtl_sub"]', { hasText: 'Parents meeting' });
+    await cell.first().waitFor({ timeout: 20_000 });
+    await cell.first().click();
+    await page.getByTestId('btn-send_to_parents').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('workflow-confirm').waitFor();
+    const clsInput = dialog.getByLabel('Class', { exact: false }).first();
+    const clsName = (await call(srv.app, fx.as(fx.admin, 'class_section', 'class'), 'GET', `/api/class/${fx.cls1}`)).json<{ cls_nm: string }>().cls_nm;
+    await typeInto(clsInput, clsName.slice(0, 8));
+    await page.getByRole('option', { name: clsName }).click();
+    await page.screenshot({ path: join(SHOTS, 'send-to-parents-dialog.png') });
+    await dialog.getByTestId('workflow-ok').click();
+
+    // The job's result reaches the sender's page.
+    await page.getByText("'Parents meeting' reached 4 of 4 families.").waitFor({ timeout: 30_000 });
+    expect(smtp.received.filter((m) => m.subject === 'Parents meeting').map((m) => m.to).sort()).toEqual([
+      'family0@home.example',
+      'family1@home.example',
+      'family2@home.example',
+      'family3@home.example',
+    ]);
+    await page.getByTestId('btn-refresh').click();
+    await grid.locator('.ag-cell[col-id="mob_ntf_dtl_dlv"]', { hasText: '4 families: 4 sent' }).first().waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: join(SHOTS, 'mob-notification-sent.png') });
+    expect(problems).toEqual([]);
+  });
+});
