@@ -155,6 +155,8 @@ describe.runIf(browserAvailable())('dashboard widgets and the quick menu (Chromi
       const list = page.getByTestId('quick-menu-list');
       await list.getByRole('menuitem').first().waitFor();
       expect(await list.getByRole('menuitem').first().textContent()).toContain('Religion');
+      // Opened (its transition over) before the picture.
+      await expect.poll(() => list.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
       await page.screenshot({ path: join(SHOTS, 'quick-menu-375.png') });
       await page.keyboard.press('Escape');
     } finally {

@@ -74,7 +74,7 @@ export function WidgetChart({ widget }: { widget: WidgetData }) {
         valueFormatter={fmt}
         withBarValueLabel={data.length <= 12}
         // Headroom above the tallest bar for its value label (it would touch the card's title).
-        yAxisProps={{ width: money ? 72 : 36, domain: [0, (max: number) => Math.max(1, Math.ceil(max * 1.15))] }}
+        yAxisProps={{ width: money ? 72 : 36, domain: [0, (max: number) => Math.max(5, Math.ceil((max * 1.15) / 5) * 5)] }}
       />
     </div>
   );
