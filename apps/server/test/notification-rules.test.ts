@@ -182,4 +182,16 @@ describe.each(backends)('notification rules on %s', (backend) => {
     expect((await call(srv.app, teacher, 'GET', `/api/notification/userNotification/${teacher.usr_cd}`)).json<{ unread: number }>().unread).toBe(0);
     expect((await call(srv.app, admin, 'GET', `/api/notification/userNotification/${admin.usr_cd}`)).json<{ unread: number }>().unread).toBe(1);
   });
+
+  it('deletes a rule by its ntf_id (spec body), with its mappings and stored notifications', async () => {
+    const made = await post(rule({ ntf_qry: { entity: 'student' }, ntf_qry_whr_clmn: byClasses().where }));
+    const ntfId = Number(made.json<Row>().ntf_id);
+    await call(srv.app, rulePage(admin), 'POST', '/api/notification/mapping/', { ntf_id: ntfId, ntf_mapp_usr_cd: admin.usr_cd, ntf_mapp_day: 'Every day' });
+    await notificationDailyJob.run({ day: '2026-11-20' }, jobCtx());
+    const del = await call(srv.app, rulePage(admin), 'DELETE', '/api/notification/', { ntf_id: ntfId });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(del.json()).toEqual({ deleted: 1 });
+    const left = await rows<{ n: number }>(srv.database.db, sql`SELECT (SELECT count(*) FROM user_notification WHERE ntf_id = ${ntfId}) + (SELECT count(*) FROM notification_mapping WHERE ntf_id = ${ntfId}) AS n`);
+    expect(Number(left[0].n)).toBe(0);
+  });
 });

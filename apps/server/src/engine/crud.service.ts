@@ -490,8 +490,15 @@ const primidsSchema = z.object({
     .max(1000, 'At most 1000 records can be deleted at once.'),
 });
 
+/** The body of a delete: { primids }, or (spec: 'DELETE /api/notification/ with a body of ntf_id') the key's own name. */
+function deleteBody(e: AnyEntity, body: unknown): unknown {
+  if (!body || typeof body !== 'object' || 'primids' in body || !Object.hasOwn(body, e.key)) return body;
+  const ids = (body as Record<string, unknown>)[e.key];
+  return { primids: Array.isArray(ids) ? ids : [ids] };
+}
+
 export async function deleteRows(db: Db, e: AnyEntity, ctx: RequestContext, body: unknown): Promise<number> {
-  const parsed = primidsSchema.safeParse(body);
+  const parsed = primidsSchema.safeParse(deleteBody(e, body));
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid primids.');
   const ids = [...new Set(parsed.data.primids)];
   return withDbErrors(() =>
