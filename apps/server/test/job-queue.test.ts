@@ -140,7 +140,6 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled jobs with two processes on
   it('runs a cron job once per tick, not once per process', async () => {
     const second = new Date().getSeconds();
     if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
-    const minute = Math.floor(Date.now() / 60_000);
     for (const instance of [1, 2]) {
       const database = await openDatabase({ databaseUrl: url });
       extra.push(database);
@@ -154,17 +153,17 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled jobs with two processes on
     await queues[0].schedule('test-row', '* * * * *', { row: 3 }, '3');
     // Both instances check the schedules every second for 12 s.
     await new Promise((r) => setTimeout(r, 12_000));
-    expect(Math.floor(Date.now() / 60_000)).toBe(minute);
-    const runs = await rows<{ name: string; n: number }>(
+    // One run per job and minute (a loaded machine may carry the 12 s over a minute's end: one run in each).
+    const runs = await rows<{ name: string; minute: string; n: number }>(
       extra[0].db,
-      sql`SELECT name, count(*)::int AS n FROM pgboss.job WHERE name IN ('test-tick', 'test-row') GROUP BY name ORDER BY name`,
+      sql`SELECT name, date_trunc('minute', created_on)::text AS minute, count(*)::int AS n FROM pgboss.job
+          WHERE name IN ('test-tick', 'test-row') GROUP BY 1, 2 ORDER BY 1, 2`,
     );
-    expect(runs).toEqual([
-      { name: 'test-row', n: 1 },
-      { name: 'test-tick', n: 1 },
-    ]);
-    await until(async () => ticks.length === 2);
-    expect(ticks.map((t) => JSON.stringify(t.data)).sort()).toEqual(['{"row":3}', '{}']);
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(runs.filter((r) => r.n !== 1)).toEqual([]);
+    expect(new Set(runs.map((r) => r.name))).toEqual(new Set(['test-row', 'test-tick']));
+    await until(async () => ticks.length === runs.length);
+    expect(ticks.filter((t) => JSON.stringify(t.data) === '{"row":3}').length).toBe(runs.filter((r) => r.name === 'test-row').length);
     // Both instances were checking: the schedule check was taken again and again in those 12 s.
     const [v] = await rows<{ age: number }>(extra[0].db, sql`SELECT extract(epoch FROM now() - cron_on)::float AS age FROM pgboss.version`);
     expect(v.age).toBeLessThan(3);
