@@ -20,13 +20,15 @@ export function WidgetChart({ widget }: { widget: WidgetData }) {
   const points = widget.points ?? [];
   const money = widget.money;
   const fmt = (v: number): string => (money ? formatMoney(v) : v.toLocaleString('en-IN'));
+  // What a screen reader hears instead of the drawing: every group (or day) with its number.
+  const summary = `${widget.wdgt_nm}: ${points.map((p) => `${p.label} ${fmt(money ? Number(p.amount ?? p.value) : p.value)}`).join(', ')}`;
   const seriesLabel = money ? t('dashboard.widget_amount', { defaultValue: 'Amount' }) : t('dashboard.widget_count', { defaultValue: 'Count' });
 
   if (widget.kind === 'pie' || widget.kind === 'donut') {
     const data = points.map((p, i) => ({ name: p.label, value: p.value, color: PALETTE[i % PALETTE.length] }));
     const Chart = widget.kind === 'pie' ? PieChart : DonutChart;
     return (
-      <div data-testid="widget-chart" data-kind={widget.kind}>
+      <div data-testid="widget-chart" data-kind={widget.kind} role="img" aria-label={summary}>
         <Chart data={data} withTooltip tooltipDataSource="segment" valueFormatter={fmt} size={170} mx="auto" withLabelsLine={false} />
         <Text size="xs" c="dimmed" ta="center" mt={4}>
           {data.map((d) => `${d.name}: ${fmt(d.value)}`).join(' · ')}
@@ -40,7 +42,7 @@ export function WidgetChart({ widget }: { widget: WidgetData }) {
     // Added up in whole paise: the server's amounts have at most 2 decimals, so the total is exact.
     const total = money ? points.reduce((a, p) => a + Math.round(Number(p.amount ?? p.value) * 100), 0) / 100 : points.reduce((a, p) => a + p.value, 0);
     return (
-      <div data-testid="widget-chart" data-kind="line">
+      <div data-testid="widget-chart" data-kind="line" role="img" aria-label={summary}>
         <Text size="sm" c="dimmed" mb={6}>
           {t('dashboard.widget_total', { defaultValue: 'Total: {{total}}', total: fmt(total) })}
         </Text>
@@ -63,7 +65,7 @@ export function WidgetChart({ widget }: { widget: WidgetData }) {
 
   const data = points.map((p) => ({ group: p.label, value: p.value }));
   return (
-    <div data-testid="widget-chart" data-kind="bar">
+    <div data-testid="widget-chart" data-kind="bar" role="img" aria-label={summary}>
       <BarChart
         h={220}
         data={data}

@@ -8,7 +8,7 @@ import { localDateTime } from '../../lib/clock';
 import { badRequest, HttpError } from '../../lib/http-error';
 import { registerQuickMenuRoutes } from './quick-menu.handler';
 import { registerSecurityEventRoutes, securityEvents } from './security-events';
-import { widgetData, type WidgetData, type WidgetRow } from './widget-data';
+import { scopesFor, widgetData, type WidgetData, type WidgetRow } from './widget-data';
 import { widgetSpec, WidgetSpecError } from './widget-spec';
 
 /** Pages whose holders may see the day's fee total: the fee office's own pages. */
@@ -85,12 +85,13 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
       : false;
     // Side by side: each widget is its own few small statements (PostgreSQL answers them on separate pool
     // connections; PGlite runs them one after another anyway). Order is kept.
+    const scopeOf = scopesFor(req, db, ctx);
     const answers = await Promise.all(
       mine
         .filter((w) => !feeTakings.has(String(w.wdgt_ent)) || fees)
         .map(async (w): Promise<WidgetData | null> => {
           try {
-            return await widgetData(req, db, ctx, w, today);
+            return await widgetData(db, scopeOf, w, today);
           } catch (err) {
             req.log.error({ err, wdgt_cd: w.wdgt_cd }, 'widget failed');
             return { wdgt_cd: w.wdgt_cd, wdgt_nm: w.wdgt_nm, kind: 'count', entity: String(w.wdgt_ent), page: null, money: false, empty: true, error: 'This widget could not be loaded.' };

@@ -61,7 +61,26 @@ export function widgetQuery(s: WidgetSpec): EntityQueryDef {
  * One widget's data in the viewer's scope: the entity's own page decides (scopeForEntity: without it the
  * widget is not the viewer's, null), and that page's 'his students only' narrows the rows.
  */
-export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContext, w: WidgetRow, today: string): Promise<WidgetData | null> {
+/** The viewer's scope for an entity's page, or null when he holds none of its pages (asked once per entity). */
+export type ScopeOf = (entity: string) => Promise<RequestContext | null>;
+
+export function scopesFor(req: FastifyRequest, db: Db, ctx: RequestContext): ScopeOf {
+  const known = new Map<string, Promise<RequestContext | null>>();
+  return (entity) => {
+    let p = known.get(entity);
+    if (!p) {
+      p = scopeForEntity(req, db, ctx, entity).catch((err: unknown) => {
+        // Not allowed to open the entity's page: its widgets are not this viewer's at all.
+        if (err instanceof HttpError && err.statusCode === 403) return null;
+        throw err;
+      });
+      known.set(entity, p);
+    }
+    return p;
+  };
+}
+
+export async function widgetData(db: Db, scopeOf: ScopeOf, w: WidgetRow, today: string): Promise<WidgetData | null> {
   let s: WidgetSpec;
   try {
     s = widgetSpec(w);
@@ -78,14 +97,8 @@ export async function widgetData(req: FastifyRequest, db: Db, ctx: RequestContex
     page: pg ? pagePath(pg) : null,
     money: s.measure !== undefined && s.entity.fields[s.measure].kind === 'money',
   };
-  let scoped: RequestContext;
-  try {
-    scoped = await scopeForEntity(req, db, ctx, s.entity.name);
-  } catch (err) {
-    // Not allowed to open the entity's page: the widget is not this viewer's at all.
-    if (err instanceof HttpError && err.statusCode === 403) return null;
-    throw err;
-  }
+  const scoped = await scopeOf(s.entity.name);
+  if (!scoped) return null;
   const def = widgetQuery(s);
   // The page the viewer holds (the one whose scope counted), and the rows behind the number.
   if (scoped.page) base.page = pagePath(scoped.page);
