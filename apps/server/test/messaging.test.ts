@@ -118,6 +118,16 @@ for (const backend of backends) {
       expect(res.json<Row>().delivered).toBe(false);
     });
 
+    it('holds back a flood of messages from one sender (429), storing none of the extra', async () => {
+      const other = await fx.employee([{ module: 'institute', page: 'circular', buttons: 'view' }], false);
+      const codes: number[] = [];
+      for (let i = 0; i < 21; i++) codes.push((await send(other, { to: teacherCd, message: `ping ${i}` })).statusCode);
+      expect(codes.slice(0, 20).every((c) => c === 201)).toBe(true);
+      expect(codes[20]).toBe(429);
+      const [r] = await rows<{ n: number }>(srv.database.db, sql`SELECT count(*)::int AS n FROM direct_message WHERE dm_from_usr_cd = ${other.usr_cd}`);
+      expect(r.n).toBe(20);
+    });
+
     it("joins a socket to its institute's room only when the user's records hold that institute", async () => {
       const good = await open(teacher, teacher.instCd);
       const forged = await open(teacher, teacher.instCd + 1000);

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { mustCtx, type RequestContext } from '../../access/request-context';
 import { rows, sql, type Db } from '../../db/client';
-import { badRequest } from '../../lib/http-error';
+import { badRequest, HttpError } from '../../lib/http-error';
 import { usersOnline } from '../../realtime';
 
 export const MESSAGE_MAX = 500;
+/** Messages one user may send in a minute: a colleague's screen is not a place for a flood of toasts. */
+export const MESSAGES_PER_MINUTE = 20;
 
 const sendSchema = z.object({
   to: z.coerce.number({ error: 'Choose the colleague to send the message to.' }).int().positive('Choose the colleague to send the message to.'),
@@ -72,6 +74,11 @@ export function registerMessageRoutes(app: FastifyInstance, db: Db): void {
     if (to === ctx.user.usr_cd) throw badRequest('Choose a colleague: a message to yourself is not sent.');
     const [peer] = await rows<Colleague>(db, sql`SELECT e.usr_cd, e.usr_full_nm ${colleaguesSql(ctx)} AND e.usr_cd = ${to}`);
     if (!peer) throw badRequest('The addressee is not a colleague of this institute.');
+    const [recent] = await rows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM direct_message WHERE dm_from_usr_cd = ${ctx.user.usr_cd} AND dm_sent_at > now() - interval '1 minute'`,
+    );
+    if (recent.n >= MESSAGES_PER_MINUTE) throw new HttpError(429, 'You have sent many messages in the last minute: please wait a moment before the next one.');
     const [saved] = await rows<{ dm_cd: number; dm_sent_at: string }>(
       db,
       sql`INSERT INTO direct_message (inst_cd, dm_from_usr_cd, dm_to_usr_cd, dm_txt)
