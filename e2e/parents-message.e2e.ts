@@ -97,4 +97,29 @@ describe.runIf(browserAvailable())('mobile notification to the parents of a clas
     await page.screenshot({ path: join(SHOTS, 'mob-notification-sent.png') });
     expect(problems).toEqual([]);
   });
+
+  it('e-mails a circular to the staff on record from the circular page', async () => {
+    const made = await call(srv.app, fx.as(fx.admin, 'institute', 'circular'), 'POST', '/api/circular/', {
+      crlr_sub: 'Staff meeting on Monday',
+      crlr_dscr: 'All staff meet in the library at 3.45 pm.',
+      crlr_dt: '2026-11-20',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    await page.goto(`${baseUrl}/sms/institute/circular/table`);
+    const grid = page.getByTestId('entity-grid');
+    const cell = grid.locator('.ag-row[row-index] .ag-cell[col-id="crlr_sub"]', { hasText: 'Staff meeting on Monday' });
+    await cell.first().waitFor({ timeout: 20_000 });
+    await cell.first().click();
+    await page.getByTestId('btn-send_mail').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('workflow-confirm').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'circular-send-mail-dialog.png') });
+    await dialog.getByTestId('workflow-ok').click();
+    // The seed's administrator is the one staff member with an e-mail on record.
+    await page.getByText("Circular 'Staff meeting on Monday' was e-mailed to 1.").waitFor({ timeout: 30_000 });
+    const mail = smtp.received.find((m) => m.subject === 'Staff meeting on Monday');
+    expect(mail?.to).toBe('admin@sunrise-school.example');
+    expect(mail?.text).toContain('All staff meet in the library at 3.45 pm.');
+    expect(problems).toEqual([]);
+  });
 });
