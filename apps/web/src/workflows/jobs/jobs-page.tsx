@@ -99,7 +99,7 @@ export function JobsPage() {
           <Title order={2} size="h5">
             {t('jobs.kinds', { defaultValue: 'Kinds of job' })}
           </Title>
-          <Table.ScrollContainer minWidth={420}>
+          <Table.ScrollContainer minWidth={0}>
             <Table verticalSpacing="xs" horizontalSpacing="xs">
               <Table.Tbody>
                 {kinds.map((k) => (
@@ -113,7 +113,7 @@ export function JobsPage() {
                         {k.cron ? ` · ${k.cron}` : ''}
                       </Text>
                     </Table.Td>
-                    <Table.Td style={{ textAlign: 'right' }}>
+                    <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
                       {k.runNow && (
                         <Button
                           size="compact-xs"
@@ -184,7 +184,7 @@ export function JobsPage() {
                 <Table.Tbody>
                   {(data?.rows ?? []).map((r) => (
                     <Table.Tr key={r.id} data-testid="job-row" data-job={r.name} data-state={r.state}>
-                      <Table.Td>
+                      <Table.Td style={{ minWidth: 180 }}>
                         <Text size="sm" fw={600}>
                           {t(`jobs.kind.${r.name}`, { defaultValue: r.label })}
                         </Text>
