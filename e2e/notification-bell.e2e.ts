@@ -100,8 +100,8 @@ describe.runIf(browserAvailable())('notification bell: count, mark as read, a cl
     await bell(page).click();
     await expect.poll(() => items(page).count()).toBe(2);
     const texts = await items(page).allTextContents();
-    expect(texts.some((x) => x.includes(`Alpha classes ${tag}`) && x.includes('1 records'))).toBe(true);
-    expect(texts.some((x) => x.includes(`All new classes ${tag}`) && x.includes('2 records'))).toBe(true);
+    expect(texts.some((x) => x.includes(`Alpha classes ${tag}`) && x.includes('Records: 1'))).toBe(true);
+    expect(texts.some((x) => x.includes(`All new classes ${tag}`) && x.includes('Records: 2'))).toBe(true);
     await page.waitForTimeout(400);
     await page.screenshot({ path: join(SHOTS, 'bell-open-wide.png') });
 
@@ -150,7 +150,7 @@ describe.runIf(browserAvailable())('notification bell: count, mark as read, a cl
     await page.getByRole('option', { name: 'contains', exact: true }).click();
     await typeInto(cond.getByLabel('Value'), `${tag} Beta`);
     await page.getByTestId('rule-preview').click();
-    await expect.poll(() => editor.textContent()).toContain('1 records');
+    await expect.poll(() => editor.textContent()).toContain('Records: 1');
     await page.screenshot({ path: join(SHOTS, 'rule-editor-wide.png'), fullPage: true });
     await page.getByTestId('rule-save').click();
     await page.waitForURL((u) => u.pathname.startsWith('/sms/features/notification/update/'), { timeout: 15_000 });

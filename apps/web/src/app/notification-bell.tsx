@@ -168,7 +168,7 @@ export function NotificationBell({ compact }: { compact: boolean }) {
                     </Text>
                     <Group gap={6} wrap="nowrap">
                       <Badge size="sm" variant="light" tt="none" color={n.usr_ntf_is_read ? 'gray' : 'blue'}>
-                        {t('notification.records', { defaultValue: '{{n}} records', n: n.usr_ntf_cnt })}
+                        {t('notification.records', { defaultValue: 'Records: {{n}}', n: n.usr_ntf_cnt })}
                       </Badge>
                       <Text size="xs" c="dimmed">
                         {formatDate(n.usr_ntf_dt)}

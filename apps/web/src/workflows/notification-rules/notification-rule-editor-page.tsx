@@ -355,7 +355,7 @@ export function NotificationRuleEditorPage(): JSX.Element {
               <Button size="xs" variant="light" leftSection={<IconEye size={14} />} onClick={() => void runPreview()} data-testid="rule-preview">
                 {t('notification.preview', { defaultValue: 'Preview' })}
               </Button>
-              {preview && <Badge size="lg" tt="none">{t('notification.records', { defaultValue: '{{n}} records', n: preview.count })}</Badge>}
+              {preview && <Badge size="lg" tt="none">{t('notification.records', { defaultValue: 'Records: {{n}}', n: preview.count })}</Badge>}
             </Group>
             {preview && preview.rows.length > 0 && (
               <ScrollArea mt="xs">
