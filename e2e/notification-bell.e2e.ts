@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDateTime } from '../apps/server/src/lib/clock';
+import { attachRealtime, type Realtime } from '../apps/server/src/realtime';
 import { runDailyNotifications } from '../apps/server/src/workflows/notification-rules/notification-rule.service';
 import { startTestServer, type TestServer } from '../apps/server/test/test-server';
 import { api, apiLogin, type ApiSession } from './api-client';
@@ -28,6 +29,7 @@ const items = (page: Page): Locator => page.getByTestId('notification-item');
 
 describe.runIf(browserAvailable())('notification bell: count, mark as read, a click opens the filtered page (Chromium)', () => {
   let srv: TestServer;
+  let realtime: Realtime | undefined;
   let context: BrowserContext;
   let page: Page;
   let baseUrl = '';
@@ -40,6 +42,8 @@ describe.runIf(browserAvailable())('notification bell: count, mark as read, a cl
     if (!existsSync(join(webDist, 'index.html'))) throw new Error('Build the web app first: npm run build');
     mkdirSync(SHOTS, { recursive: true });
     srv = await startTestServer('pglite', { webDist });
+    // The socket server, as main.ts attaches it: the bell must hear updateNotification.
+    realtime = await attachRealtime(srv.app, srv.database.db, srv.cfg);
     await srv.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(srv.app.server.address() as AddressInfo).port}`;
     profile = mkdtempSync(join(tmpdir(), 'campus-chromium-'));
@@ -83,7 +87,9 @@ describe.runIf(browserAvailable())('notification bell: count, mark as read, a cl
 
   afterAll(async () => {
     await context?.close();
+    realtime?.disconnectAll();
     await srv?.close();
+    await realtime?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
@@ -121,10 +127,17 @@ describe.runIf(browserAvailable())('notification bell: count, mark as read, a cl
     await expect.poll(() => count(page).count()).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'filtered-page-wide.png') });
 
+    // The next day's run reaches the open page through the socket (updateNotification): no reload, no focus.
+    const next = new Date(`${localDateTime().date}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    const again = await runDailyNotifications(srv.database.db, srv.app.realtimeEvents, next.toISOString().slice(0, 10));
+    expect(again.stored).toBe(2);
+    await expect.poll(() => count(page).textContent(), { timeout: 15_000 }).toBe('2');
+
     // Narrow: the bell and its list fit a 375 px phone.
     await page.setViewportSize({ width: 375, height: 740 });
     await bell(page).click();
-    await expect.poll(() => items(page).count()).toBe(2);
+    await expect.poll(() => items(page).count()).toBe(4);
     const box = await page.getByTestId('notification-list').boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
     // After the dropdown's opening transition.
