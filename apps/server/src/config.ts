@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** Prefix of the realtime channels in Redis (REDIS_PREFIX): two deployments sharing one Redis keep apart. */
+  redisPrefix: string;
   /** PostgreSQL: named (prepared) statements, reused per connection (PG_PREPARED_STATEMENTS=0 turns them off). */
   preparedStatements: boolean;
   adminPassword?: string;
@@ -66,6 +68,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR ?? join(root, 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || 'socket.io',
     preparedStatements: env.PG_PREPARED_STATEMENTS !== '0',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     webDist: env.WEB_DIST ?? join(root, 'apps/web/dist'),

@@ -20,7 +20,7 @@ export interface Realtime {
 export interface RealtimeOptions {
   /** How often this process looks for its sockets whose sessions expired or went idle (default a minute). */
   sweepMs?: number;
-  /** The Redis channel prefix of the adapter (default 'socket.io'): tests running side by side use their own. */
+  /** The Redis channel prefix of the adapter (default cfg.redisPrefix, REDIS_PREFIX): tests side by side use their own. */
   redisKey?: string;
 }
 
@@ -83,7 +83,7 @@ export async function attachRealtime(app: FastifyInstance, db: Db, cfg: Config, 
     const pub = createClient({ url: cfg.redisUrl });
     const sub = pub.duplicate();
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub, { key: options.redisKey ?? 'socket.io' }));
+    io.adapter(createAdapter(pub, sub, { key: options.redisKey ?? cfg.redisPrefix }));
     closers.push(() => pub.quit(), () => sub.quit());
   }
   io.use((socket, next) => {

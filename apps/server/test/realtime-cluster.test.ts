@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import type { Socket } from 'socket.io-client';
@@ -88,4 +90,41 @@ describe.runIf(!!process.env.DATABASE_URL)('realtime across server processes (Po
     a.app.realtimeEvents.toInstitute(other.instCd, 'studentFeegroupSync', { cls_cd: 5 });
     await expect.poll(() => sync.length, { timeout: 10_000 }).toBe(1);
   }, 120_000);
+
+  it('with a second server PROCESS (npm start on the same PostgreSQL and Redis): the message reaches its socket', async (ctx) => {
+    if (!redisUp) ctx.skip();
+    const port = 4100 + Math.floor(Math.random() * 400);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: join(import.meta.dirname, '../../..'),
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: a.cfg.databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisKey, WEB_DIST: '', LOG_LEVEL: 'warn' },
+    });
+    try {
+      let out = '';
+      child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+      await expect.poll(() => out, { timeout: 120_000, interval: 200 }).toMatch(/Campus is running/);
+      const admin = await login(a.app);
+      const teacher = (await staffAccount(a.app, admin, { 'institute/circular': 'view' }, false, 'RP')).session;
+      const other = (await staffAccount(a.app, admin, { 'institute/circular': 'view' }, false, 'RQ')).session;
+      const url = `http://127.0.0.1:${port}`;
+      const tSock = await connectSocket(url, teacher.token, teacher.instCd);
+      const oSock = await connectSocket(url, other.token, other.instCd);
+      sockets.push(tSock, oSock);
+      const got = collect(tSock, 'messageSent');
+      const notMine = collect(oSock, 'messageSent');
+      const res = await call(a.app, admin, 'POST', '/api/message/', { to: teacher.usr_cd, message: 'From the other process.' });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json<{ delivered: boolean }>().delivered).toBe(true);
+      await expect.poll(() => got.length, { timeout: 10_000 }).toBe(1);
+      expect(got[0]).toMatchObject({ to: teacher.usr_cd, message: 'From the other process.' });
+      await sleep(300);
+      expect(notMine).toEqual([]);
+    } finally {
+      if (child.exitCode === null) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await gone;
+      }
+    }
+  }, 240_000);
 });
