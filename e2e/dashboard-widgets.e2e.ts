@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiLogin, type ApiSession } from './api-client';
-import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
+import { ADMIN_PASSWORD, browserAvailable, signIn, startE2e, typeInto, type E2eEnv } from './browser-harness';
 
 /*
  * Issue 12's dashboard in Chromium, on the demo school: ADMIN sees the students-by-class bar chart and the
@@ -137,6 +137,32 @@ describe.runIf(browserAvailable())('dashboard widgets and the quick menu (Chromi
     await page.waitForURL((u) => u.pathname === '/sms/library/book_checkinout_summary/table' && u.searchParams.has('rule'));
     await page.getByTestId('entity-grid').locator('.ag-row[row-index="0"]').waitFor();
     await page.getByText('Books Overdue').first().waitFor();
+  });
+
+  it("ADMIN declares a widget in the Widget page's form; a wrong entity is refused with the server's sentence; the new one is on his dashboard", async () => {
+    const { page } = env;
+    await page.goto(`${env.baseUrl}/sms/features/widget/create`);
+    await typeInto(page.locator('#wdgt_nm'), 'Boys on Roll');
+    await typeInto(page.locator('#wdgt_ent'), 'pupil');
+    await typeInto(page.locator('#wdgt_whr'), '{"stud_gnd": "Male"}');
+    await page.getByTestId('btn-save').click();
+    await page.getByText("'pupil' is not an entity a widget can read.").first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sms/features/widget/create');
+    // That refusal was the point: its 400 (and the browser's line about it) are not problems.
+    const expected = [/^HTTP 400: POST .*\/api\/widget\/$/, /^console: Failed to load resource: .*status of 400/];
+    for (const re of expected) {
+      const i = env.problems.findIndex((x) => re.test(x));
+      if (i >= 0) env.problems.splice(i, 1);
+    }
+    await typeInto(page.locator('#wdgt_ent'), 'student');
+    await page.getByTestId('btn-save').click();
+    await page.waitForURL((u) => u.pathname === '/sms/features/widget/table');
+    const boys = await api<{ total: number }>(env.baseUrl, admin, 'GET', '/api/student/?size=1&f_stud_gnd=Male', { module: 'student', page: 'profile' });
+    await page.goto(`${env.baseUrl}/sms/dashboard`);
+    const value = card(page, 'Boys on Roll').getByTestId('widget-value');
+    await value.waitFor();
+    expect(Number((await value.textContent())?.replace(/,/g, ''))).toBe(boys.json.total);
+    expect(boys.json.total).toBeGreaterThan(0);
   });
 
   it('at 375 px the cards stack in one column and the quick menu is one button', async () => {
