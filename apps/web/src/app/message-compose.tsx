@@ -1,9 +1,10 @@
-import { ActionIcon, Button, Group, Modal, Select, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Divider, Group, Modal, ScrollArea, Select, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMessage } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../lib/format';
 import { http, HttpError } from '../lib/http-client';
 import { SOCKET_FAILURE_MESSAGE } from '../lib/realtime-socket';
 import { useSession } from '../lib/session-store';
@@ -15,6 +16,15 @@ const MESSAGE_MAX = 500;
 interface Colleague {
   usr_cd: number;
   usr_full_nm: string;
+}
+
+interface StoredMessage {
+  dm_cd: number;
+  dm_from_usr_cd: number;
+  from_nm: string;
+  to_nm: string;
+  dm_txt: string;
+  dm_sent_at: string;
 }
 
 interface SendResult {
@@ -44,7 +54,7 @@ export function MessageComposeButton({ compact }: { compact: boolean }) {
 
 function ComposeDialog({ onClose, fullScreen }: { onClose: () => void; fullScreen: boolean }) {
   const { t } = useTranslation();
-  const { institute } = useSession();
+  const { institute, user } = useSession();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [to, setTo] = useState<string | null>(null);
@@ -58,6 +68,12 @@ function ComposeDialog({ onClose, fullScreen }: { onClose: () => void; fullScree
     queryKey: ['message-colleagues', institute?.inst_cd, q],
     queryFn: ({ signal }) => http.get<Colleague[]>('/api/message/colleagues', { signal, query: { q: q || undefined }, silent: true }),
     staleTime: 60_000,
+  });
+  // What reached me (also while my pages were closed) and what I sent: the last few.
+  const recent = useQuery({
+    queryKey: ['my-messages', user?.usr_cd],
+    queryFn: ({ signal }) => http.get<StoredMessage[]>('/api/message/', { signal, silent: true }),
+    staleTime: 0,
   });
   const data = (colleagues.data ?? []).map((c) => ({ value: String(c.usr_cd), label: c.usr_full_nm }));
   namesSeen(colleagues.data ?? []);
@@ -135,6 +151,29 @@ function ComposeDialog({ onClose, fullScreen }: { onClose: () => void; fullScree
           <Text c="red" size="sm" role="alert">
             {error}
           </Text>
+        )}
+        {(recent.data?.length ?? 0) > 0 && (
+          <>
+            <Divider label={t('dm.recent', { defaultValue: 'Recent messages' })} labelPosition="left" />
+            <ScrollArea.Autosize mah={220} data-testid="message-recent">
+              <Stack gap={6}>
+                {recent.data!.slice(0, 10).map((m) => {
+                  const mine = m.dm_from_usr_cd === user?.usr_cd;
+                  return (
+                    <div key={m.dm_cd}>
+                      <Text size="xs" c="dimmed">
+                        {mine ? t('dm.to_whom', { defaultValue: 'To {{name}}', name: m.to_nm }) : t('dm.from_whom', { defaultValue: 'From {{name}}', name: m.from_nm })} ·{' '}
+                        {formatDateTime(m.dm_sent_at)}
+                      </Text>
+                      <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                        {m.dm_txt}
+                      </Text>
+                    </div>
+                  );
+                })}
+              </Stack>
+            </ScrollArea.Autosize>
+          </>
         )}
       </Stack>
     </Modal>
