@@ -109,6 +109,14 @@ describe.runIf(browserAvailable())('direct message between two signed-in staff (
     expect(await teacher.page.locator('.mantine-Notification-root', { hasText: MESSAGE }).innerText()).toContain('Administrator');
     expect(await admin.page.getByText(MESSAGE).count()).toBe(0);
 
+    // The teacher's message dialog keeps it under 'Recent messages', from Administrator.
+    await teacher.page.getByTestId('message-compose').click();
+    const recent = teacher.page.getByTestId('message-recent');
+    await recent.getByText(MESSAGE).waitFor({ timeout: 10_000 });
+    expect(await recent.innerText()).toContain('From Administrator');
+    await teacher.page.screenshot({ path: join(SHOTS, 'teacher-recent.png') });
+    await teacher.page.keyboard.press('Escape');
+
     // On a phone the dialog takes the whole screen.
     await admin.page.setViewportSize({ width: 375, height: 740 });
     await admin.page.getByTestId('message-compose').click();
