@@ -31,6 +31,7 @@ describe.each(backends)('job queue on %s', (backend: Backend) => {
   let url: string | undefined;
   let close: () => Promise<void>;
   const ran: { name: string; data: unknown }[] = [];
+  const flakyTries: { retryCount?: number; retryLimit?: number }[] = [];
   let failuresLeft = 1;
   const defs: JobDefinition[] = [
     { name: 'test-echo', label: 'Echo', async run(data) { ran.push({ name: 'test-echo', data }); return { ok: true }; } },
@@ -40,8 +41,9 @@ describe.each(backends)('job queue on %s', (backend: Backend) => {
       retryLimit: 2,
       retryDelaySeconds: 1,
       retryBackoff: false,
-      async run(data) {
+      async run(data, ctx) {
         ran.push({ name: 'test-flaky', data });
+        flakyTries.push({ retryCount: ctx.retryCount, retryLimit: ctx.retryLimit });
         if (failuresLeft-- > 0) throw new Error('the printer is out of paper');
         return { ok: true };
       },
@@ -76,6 +78,8 @@ describe.each(backends)('job queue on %s', (backend: Backend) => {
     await queue.send('test-flaky', {});
     const flaky = await until(async () => (await queue.list({ page: 1, size: 10, name: 'test-flaky' })).rows.find((r) => r.state === 'completed'));
     expect(flaky.retry_count).toBe(1);
+    // Each try knows which it is (a job tells its asker about a failure only on the last).
+    expect(flakyTries).toEqual([{ retryCount: 0, retryLimit: 2 }, { retryCount: 1, retryLimit: 2 }]);
 
     const broken = await queue.send('test-broken', {});
     const failed = await until(async () => {

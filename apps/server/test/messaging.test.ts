@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows, sql } from '../src/db/client';
@@ -169,6 +169,23 @@ for (const backend of backends) {
       await mailSendJob.run({ to: ['ok@school.example'], subject: 'Off', text: 'x', requestedBy: 7 }, jobCtx(off, { ...srv.cfg, smtpUrl: undefined }));
       expect(smtp.received.length).toBe(before);
       expect(off.seen[0].payload).toEqual({ isSuccess: false, msg: MAIL_DISABLED });
+    });
+
+    it("'mail-send' to an unreachable mail server fails each try and tells the asker only on the last one", async () => {
+      // A port nothing listens on: the connection is refused, as with a mail server that is down.
+      const probe = createServer();
+      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+      const port = (probe.address() as AddressInfo).port;
+      await new Promise((r) => probe.close(r));
+      const down = { ...srv.cfg, smtpUrl: `smtp://127.0.0.1:${port}` };
+      const data = { to: ['head@school.example'], subject: 'Fees due', text: 'x', requestedBy: 7, what: "Circular 'Fees due'" };
+      const early = recordingEvents();
+      await expect(mailSendJob.run(data, { ...jobCtx(early, down), retryCount: 1, retryLimit: 3 })).rejects.toThrow();
+      expect(early.seen).toEqual([]);
+      const last = recordingEvents();
+      await expect(mailSendJob.run(data, { ...jobCtx(last, down), retryCount: 3, retryLimit: 3 })).rejects.toThrow();
+      expect(last.seen).toEqual([{ to: [7], event: 'mailSent', payload: { isSuccess: false, msg: "Circular 'Fees due' could not be e-mailed: the mail server could not be reached." } }]);
+      expect(mailSendJob.retryLimit).toBe(3);
     });
 
     it('e-mails a circular to the staff on record (addresses from records), and refuses without SMTP_URL', async () => {

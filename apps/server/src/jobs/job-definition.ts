@@ -15,7 +15,20 @@ export interface JobContext {
   queue: JobQueue;
   /** The queue's own id of this run (for a job's own records). */
   jobId: string;
+  /**
+   * Tries of this run made before this one (pg-boss's retryCount: 0 on the first try) and how many retries it
+   * gets (retryLimit). Absent when run() is called outside the queue (then nothing retries it).
+   */
+  retryCount?: number;
+  retryLimit?: number;
 }
+
+/**
+ * Whether a failure of this try is final (the queue will not try again): a job tells its asker about a failure
+ * only then, so a passing outage does not raise an alarm that the next try answers. Outside the queue: final.
+ */
+export const isLastAttempt = (ctx: Pick<JobContext, 'retryCount' | 'retryLimit'>): boolean =>
+  ctx.retryCount === undefined || ctx.retryLimit === undefined || ctx.retryCount >= ctx.retryLimit;
 
 /**
  * One kind of job, declared once: the queue (jobs/) registers a worker for each, the jobs page lists them.

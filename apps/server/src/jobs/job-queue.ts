@@ -181,11 +181,12 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
   }
 
   async function work(b: PgBoss, d: JobDefinition): Promise<void> {
-    await b.work<object>(d.name, { batchSize: 1, pollingIntervalSeconds: timing.pollingIntervalSeconds ?? 2 }, async ([job]) => {
+    // includeMetadata: the run learns its try (retryCount / retryLimit) to tell its last failure to the asker.
+    await b.work<object>(d.name, { batchSize: 1, pollingIntervalSeconds: timing.pollingIntervalSeconds ?? 2, includeMetadata: true }, async ([job]) => {
       const jobLog = log.child({ job: d.name, jobId: job.id });
       const started = Date.now();
       try {
-        const out = await d.run(job.data ?? {}, { db: database.db, database, cfg, log: jobLog, events, queue: service, jobId: job.id });
+        const out = await d.run(job.data ?? {}, { db: database.db, database, cfg, log: jobLog, events, queue: service, jobId: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });
         jobLog.info({ ms: Date.now() - started }, 'job done');
         return out;
       } catch (err) {

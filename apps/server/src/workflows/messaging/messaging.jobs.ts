@@ -1,11 +1,8 @@
-import type { JobContext, JobDefinition } from '../../jobs/job-definition';
+import { isLastAttempt, type JobDefinition } from '../../jobs/job-definition';
 import { MAIL_DISABLED, mailEnabled, sendMail, type MailSendData } from './mail.service';
 import { deliverQueued, type MobNotificationJobData } from './mob-notification.service';
 
 const MAIL_RETRIES = 3;
-
-/** How many times this run has been tried before (the queue counts from 0); unknown: treat as the first. */
-const isLastTry = (ctx: JobContext & { retryCount?: number }): boolean => (ctx.retryCount ?? 0) >= MAIL_RETRIES;
 
 /**
  * 'mail-send': one e-mail to a list of addresses (resolved from records by whoever queued it). An unreachable
@@ -34,7 +31,7 @@ export const mailSendJob: JobDefinition<MailSendData> = {
       else tell(failed === 0, failed === 0 ? `${what} was e-mailed to ${r.sent.length}.` : `${what} was e-mailed to ${r.sent.length}; ${failed} could not be reached.`);
       return { sent: r.sent.length, failed: r.failed };
     } catch (err) {
-      if (isLastTry(ctx)) tell(false, `${what} could not be e-mailed: the mail server could not be reached.`);
+      if (isLastAttempt(ctx)) tell(false, `${what} could not be e-mailed: the mail server could not be reached.`);
       throw err;
     }
   },
@@ -48,7 +45,17 @@ export const mobNotificationSendJob: JobDefinition<MobNotificationJobData> = {
   retryDelaySeconds: 60,
   retryBackoff: true,
   async run(data, ctx) {
-    const r = await deliverQueued(ctx.db, ctx.cfg, data);
+    let r: Awaited<ReturnType<typeof deliverQueued>>;
+    try {
+      r = await deliverQueued(ctx.db, ctx.cfg, data);
+    } catch (err) {
+      // An unreachable mail server fails single deliveries (they show Failed); a throw here is the run itself
+      // breaking (the database): the sender hears it once the queue has no try left.
+      if (data.requestedBy && isLastAttempt(ctx)) {
+        ctx.events.toUsers([data.requestedBy], 'notificationSent', { isSuccess: false, msg: 'The message to parents could not be sent: see Background jobs for the reason.' });
+      }
+      throw err;
+    }
     // A run that found nothing to send (a duplicate, or one retried after its work was done) stays quiet.
     if (data.requestedBy && r.tried > 0) {
       const isSuccess = r.failed === 0;
