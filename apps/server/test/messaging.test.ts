@@ -188,6 +188,23 @@ for (const backend of backends) {
       expect(mailSendJob.retryLimit).toBe(3);
     });
 
+    it("the jobs page may not run the jobs that need a record: no Run now, and the server refuses with a sentence", async () => {
+      const list = await call(srv.app, fx.admin, 'GET', '/api/job/');
+      expect(list.statusCode, list.body).toBe(200);
+      const kinds = list.json<{ jobs: { name: string; runNow: boolean }[] }>().jobs;
+      expect(kinds.filter((k) => k.name === 'mail-send' || k.name === 'mob-notification-send')).toEqual([
+        expect.objectContaining({ name: 'mail-send', runNow: false }),
+        expect.objectContaining({ name: 'mob-notification-send', runNow: false }),
+      ]);
+      expect(kinds.find((k) => k.name === 'notification-daily')?.runNow).toBe(true);
+      const mail = await call(srv.app, fx.admin, 'POST', '/api/job/run/', { name: 'mail-send' });
+      expect(mail.statusCode).toBe(400);
+      expect(mail.json<Row>().message).toBe("'Send e-mail' cannot be run from here: it works on a record chosen on its own page (Send by E-mail on a circular).");
+      const mob = await call(srv.app, fx.admin, 'POST', '/api/job/run/', { name: 'mob-notification-send' });
+      expect(mob.statusCode).toBe(400);
+      expect(mob.json<Row>().message).toBe("'Send a message to parents' cannot be run from here: it works on a record chosen on its own page (Send to Parents on a mobile notification).");
+    });
+
     it('e-mails a circular to the staff on record (addresses from records), and refuses without SMTP_URL', async () => {
       await srv.database.db.execute(sql`UPDATE employee SET usr_eml = ${'teacher.one@school.example'} WHERE usr_cd = ${teacherCd}`);
       const circ = fx.as(fx.admin, 'institute', 'circular');

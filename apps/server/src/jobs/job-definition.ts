@@ -51,8 +51,10 @@ export interface JobDefinition<T extends object = object> {
    * policy). Only for jobs always sent with a key: without one, every send of the job shares the key ''.
    */
   oneAtATimePerKey?: boolean;
-  /** Whether the jobs page's 'Run now' may send it without data (default yes). */
+  /** Whether the jobs page's 'Run now' may send it without data (default yes); false for a job that needs a record. */
   runNow?: boolean;
+  /** With runNow false: where a user starts it instead, for the jobs page's refusal ("Back up now on the Backup page"). */
+  startedFrom?: string;
   run(data: T, ctx: JobContext): Promise<unknown>;
 }
 

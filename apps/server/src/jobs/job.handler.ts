@@ -47,7 +47,9 @@ export function registerJobRoutes(app: FastifyInstance): void {
     if (!body.success) throw badRequest('Choose the job to run (name).');
     const def = app.jobs.definitions().find((d) => d.name === body.data.name);
     if (!def) throw badRequest(`There is no job named '${body.data.name}'.`);
-    if (def.runNow === false) throw badRequest(`'${def.label}' cannot be run from here: it needs its own page's button (a backup: Back up now on the Backup page).`);
+    if (def.runNow === false) {
+      throw badRequest(`'${def.label}' cannot be run from here: it works on a record chosen on its own page${def.startedFrom ? ` (${def.startedFrom})` : ''}.`);
+    }
     const jobId = await app.jobs.send(def.name, {});
     return reply.code(202).send({ queued: true, jobId });
   });

@@ -20,6 +20,7 @@ export const backupRunJob: JobDefinition<BackupJobData> = {
   oneAtATimePerKey: true,
   // It needs a backup row: 'Back up now' on the backup page.
   runNow: false,
+  startedFrom: 'Back up now on the Backup page',
   async run(data, ctx) {
     const bckpCd = Number(data.bckp_cd);
     if (!Number.isInteger(bckpCd)) throw new Error('A backup job needs the backup row (bckp_cd).');

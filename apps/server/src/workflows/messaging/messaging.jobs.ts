@@ -12,6 +12,9 @@ export const mailSendJob: JobDefinition<MailSendData> = {
   name: 'mail-send',
   label: 'Send e-mail',
   retryLimit: MAIL_RETRIES,
+  // It needs the addresses and the text: a circular's 'Send by E-mail' queues it.
+  runNow: false,
+  startedFrom: 'Send by E-mail on a circular',
   retryDelaySeconds: 30,
   retryBackoff: true,
   async run(data, ctx) {
@@ -41,6 +44,9 @@ export const mailSendJob: JobDefinition<MailSendData> = {
 export const mobNotificationSendJob: JobDefinition<MobNotificationJobData> = {
   name: 'mob-notification-send',
   label: 'Send a message to parents',
+  // It needs the notification: 'Send to Parents' / 'Retry Failed' on the mobile notification queue it.
+  runNow: false,
+  startedFrom: 'Send to Parents on a mobile notification',
   retryLimit: 2,
   retryDelaySeconds: 60,
   retryBackoff: true,
