@@ -194,4 +194,23 @@ describe.each(backends)('notification rules on %s', (backend) => {
     const left = await rows<{ n: number }>(srv.database.db, sql`SELECT (SELECT count(*) FROM user_notification WHERE ntf_id = ${ntfId}) + (SELECT count(*) FROM notification_mapping WHERE ntf_id = ${ntfId}) AS n`);
     expect(Number(left[0].n)).toBe(0);
   });
+
+  it("lists the rules one user created (spec: ?ntf_crt_cd, and ?ntf_id&ntf_crt_cd for one of them)", async () => {
+    const made = await post(rule({ ntf_qry: byClasses() }));
+    expect(made.statusCode, made.body).toBe(201);
+    const ntfId = Number(made.json<Row>().ntf_id);
+    const list = async (query: string) => {
+      const res = await call(srv.app, rulePage(admin), 'GET', `/api/notification/?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ rows: Row[] }>().rows.map((r) => Number(r.ntf_id));
+    };
+    const mine = await list(`ntf_crt_cd=${admin.usr_cd}&size=500`);
+    expect(mine).toContain(ntfId);
+    expect(await list(`ntf_crt_cd=${teacher.usr_cd}`)).not.toContain(ntfId);
+    expect(await list(`ntf_id=${ntfId}&ntf_crt_cd=${admin.usr_cd}`)).toEqual([ntfId]);
+    expect(await list(`ntf_id=${ntfId}&ntf_crt_cd=${teacher.usr_cd}`)).toEqual([]);
+    const bad = await call(srv.app, rulePage(admin), 'GET', '/api/notification/?ntf_crt_cd=someone');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toBe("'ntf_crt_cd' must be a user code.");
+  });
 });

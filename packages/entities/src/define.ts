@@ -317,6 +317,11 @@ export interface EntityDef<F extends Record<string, Field> = Record<string, Fiel
   title: keyof F & string;
   fields: F;
   defaultSort?: { field: keyof F & string; dir: 'asc' | 'desc' };
+  /**
+   * List filters the spec names without the `f_` prefix (`GET /api/notification/?ntf_id&ntf_crt_cd`): each
+   * query name filters a declared field, or 'creator' (the row's crt_by, the user code that created it).
+   */
+  specFilters?: Record<string, (keyof F & string) | 'creator'>;
   /** Composite uniqueness within scope, with the message shown when broken. */
   uniqueTogether?: { fields: (keyof F & string)[]; message: string }[];
   singleSelect?: boolean;
@@ -372,6 +377,10 @@ export function defineEntity<const F extends Record<string, Field>>(def: EntityD
   const key = def.fields[def.key];
   if (!key || key.kind !== 'code') throw new Error(`${def.name}: key ${def.key} must be a code field`);
   if (!def.fields[def.title]) throw new Error(`${def.name}: title ${def.title} is not a field`);
+  for (const [param, target] of Object.entries(def.specFilters ?? {})) {
+    const f = target === 'creator' ? undefined : def.fields[target];
+    if (target !== 'creator' && (!f || f.kind === 'password' || f.kind === 'json')) throw new Error(`${def.name}: specFilters ${param} names no field it can filter`);
+  }
   for (const [name, f] of Object.entries(def.fields)) {
     // A comma inside an option would split into two values when the stored text is read back.
     if (f.kind === 'select' && f.multiple && f.options.some((o) => o.includes(','))) {

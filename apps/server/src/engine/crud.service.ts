@@ -43,7 +43,13 @@ export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListPa
   const link = sortLink(e, p.sort);
   const s = selectionFor(e, p.cols, link);
   const t = s.table;
-  const where = and(scopeWhere(e, t, ctx), searchWhere(e, s, p.q, ctx), filterWhere(e, s, p.filters), p.rule ? definitionWhere(e, s, p.rule) : undefined);
+  const where = and(
+    scopeWhere(e, t, ctx),
+    searchWhere(e, s, p.q, ctx),
+    filterWhere(e, s, p.filters),
+    p.rule ? definitionWhere(e, s, p.rule) : undefined,
+    p.creator !== undefined ? eq(t.crt_by, p.creator) : undefined,
+  );
   const order = orderBy(e, s, p);
   const offset = (p.page - 1) * p.size;
   const { q } = selectRows(db, e, s);

@@ -27,6 +27,8 @@ export interface ListParams {
   cols?: string[];
   /** A notification's conditions and date window (`rule`, checked by entity-query.ts): opened from the bell. */
   rule?: ListRule;
+  /** Rows created by this user code (a spec filter naming the creator, such as ntf_crt_cd). */
+  creator?: number;
 }
 
 export const MAX_PAGE_SIZE = 500;
@@ -78,9 +80,18 @@ export function parseListParams(e: AnyEntity, query: Record<string, unknown>): L
   const dir = str(query.dir);
   if (dir !== undefined && dir !== 'asc' && dir !== 'desc') throw badRequest("'dir' must be asc or desc.");
   const filters: Record<string, string> = {};
+  let creator: number | undefined;
+  const spec = e.specFilters ?? {};
   for (const [k, v] of Object.entries(query)) {
-    if (!k.startsWith('f_')) continue;
-    const name = k.slice(2);
+    const target = Object.hasOwn(spec, k) ? spec[k] : undefined;
+    if (target === 'creator') {
+      const code = typeof v === 'string' ? v.trim() : '';
+      if (!/^\d{1,10}$/.test(code) || Number(code) > MAX_INT) throw badRequest(`'${k}' must be a user code.`);
+      creator = Number(code);
+      continue;
+    }
+    if (!k.startsWith('f_') && !target) continue;
+    const name = target ?? k.slice(2);
     // Own keys only: 'f___proto__' or 'f_constructor' must not reach Object.prototype.
     const f = Object.hasOwn(e.fields, name) ? e.fields[name] : undefined;
     if (!f || f.kind === 'password' || f.kind === 'json') throw badRequest(`Cannot filter by '${name}'.`);
@@ -92,7 +103,7 @@ export function parseListParams(e: AnyEntity, query: Record<string, unknown>): L
   const q = str(query.q)?.trim().slice(0, 100);
   if (query.cols !== undefined && typeof query.cols !== 'string') throw badRequest("'cols' must be one list of field names, separated by commas.");
   const cols = parseCols(e, str(query.cols));
-  return { q: q || undefined, sort: str(query.sort) || undefined, dir: dir as ListParams['dir'], page, size, filters, ...(cols ? { cols } : {}) };
+  return { q: q || undefined, sort: str(query.sort) || undefined, dir: dir as ListParams['dir'], page, size, filters, ...(cols ? { cols } : {}), ...(creator !== undefined ? { creator } : {}) };
 }
 
 /**
@@ -103,8 +114,8 @@ export function parseListParams(e: AnyEntity, query: Record<string, unknown>): L
  * number want different plans; a generic plan cannot see the pattern), nor do filters (a value may be rare or
  * nearly everyone's), nor data_chk (one teacher owns 40 of 10,000 rows, the next none).
  */
-export function plannedOnce(p: Pick<ListParams, 'q' | 'filters' | 'rule'>, ctx: Pick<RequestContext, 'dataChk'>): boolean {
-  return !p.q && Object.keys(p.filters).length === 0 && !ctx.dataChk && !p.rule;
+export function plannedOnce(p: Pick<ListParams, 'q' | 'filters' | 'rule' | 'creator'>, ctx: Pick<RequestContext, 'dataChk'>): boolean {
+  return !p.q && Object.keys(p.filters).length === 0 && !ctx.dataChk && !p.rule && p.creator === undefined;
 }
 
 export interface Selection {
@@ -319,7 +330,9 @@ export function filterWhere(e: AnyEntity, s: Selection, filters: Record<string, 
   const conds: SQL[] = [];
   for (const [name, raw] of Object.entries(filters)) {
     const f = e.fields[name];
-    const parsed = fieldSchema(f).safeParse(f.kind === 'bool' ? raw === 'true' || raw === '1' : raw);
+    // A key's schema takes a number (it is never typed in a form); a query string always holds text.
+    const input = f.kind === 'bool' ? raw === 'true' || raw === '1' : f.kind === 'code' && /^\s*\d{1,10}\s*$/.test(raw) ? Number(raw) : raw;
+    const parsed = fieldSchema(f).safeParse(input);
     if (!parsed.success) throw badRequest(`Filter '${name}': ${parsed.error.issues[0]?.message ?? 'invalid value'}`);
     conds.push(f.kind === 'text' ? sql`lower(${s.table[name]}) = lower(${parsed.data as string})` : eq(s.table[name], parsed.data));
   }

@@ -34,6 +34,8 @@ export const notification = defineEntity({
     ntf_qry_ord_clmn: json({ label: 'Order Columns', gridHidden: true }),
     ntf_qry_grp_clmn: json({ label: 'Group Columns', gridHidden: true }),
   },
+  // The spec's GET /api/notification/?ntf_crt_cd and ?ntf_id&ntf_crt_cd: the rules one user created, or one of them.
+  specFilters: { ntf_id: 'ntf_id', ntf_crt_cd: 'creator' },
   defaultSort: { field: 'ntf_mapp_odr', dir: 'asc' },
 });
 
