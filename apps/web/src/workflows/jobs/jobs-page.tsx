@@ -1,4 +1,6 @@
 import { Badge, Button, Card, Group, Pagination, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+// Only this page pages a table with Pagination: its styles come with it (the signed-in CSS stays smaller).
+import '@mantine/core/styles/Pagination.layer.css';
 import { IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
