@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminLinks } from '../apps/web/src/app/admin-links';
 import { browserAvailable, signIn, startE2e, type E2eEnv } from './browser-harness';
 
 /*
@@ -27,6 +28,12 @@ interface MenuTexts {
   page: Record<string, Record<string, string>>;
   menu_entry?: Record<string, Record<string, string>>;
 }
+
+/** A text of a language file by its dotted key (jobs.title). */
+const textAt = (texts: MenuTexts, key: string): string | undefined => {
+  const v = key.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), texts);
+  return typeof v === 'string' ? v : undefined;
+};
 
 const live = livePages();
 /** Pages the spec names that have no entity yet: reachable by URL, and must land cleanly on an error page. */
@@ -243,6 +250,8 @@ describe.runIf(browserAvailable())('every live page opens cleanly as ADMIN (Chro
       const expected = children.flatMap((pg) => [
         ...(pg.menu ? [texts.page[pg.module]?.[pg.page] ?? `(no page.${pg.module}.${pg.page})`] : []),
         ...(pg.menuEntry ? [texts.menu_entry?.[pg.module]?.[pg.page] ?? `(no menu_entry.${pg.module}.${pg.page})`] : []),
+        // ADMIN also gets the administrators' screens of the group (Background jobs), after its pages.
+        ...adminLinks.filter((l) => l.module === group.module).map((l) => textAt(texts, l.labelKey) ?? `(no ${l.labelKey})`),
       ]);
       await expect.poll(async () => (await body.getByRole('link').allTextContents()).map((s) => s.trim()), { timeout: 5_000 }).toEqual(expected);
       for (const label of expected) {

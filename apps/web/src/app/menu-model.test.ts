@@ -27,6 +27,15 @@ describe('side menu model', () => {
     expect(sections[0]!.title).toBe('Other Master');
   });
 
+  it('adds Background jobs to Other Master for administrators only, also when they hold no page of it', () => {
+    const items = menuItems(allowedButtons(permissions));
+    expect(menuSections(items, true).find((s) => s.module === 'master')?.links?.map((l) => l.to)).toEqual(['/sms/jobs']);
+    expect(menuSections(items, false).flatMap((s) => s.links ?? [])).toEqual([]);
+    const history = menuItems(allowedButtons([{ usr_prms_pth_url: 'sms/history/login', usr_prms_is_alw: 1 }]));
+    expect(menuSections(history, true).map((s) => s.module)).toEqual(['master', 'history']);
+    expect(menuSections(history, false).map((s) => s.module)).toEqual(['history']);
+  });
+
   it('links to the table mode', () => {
     expect(pageLink({ module: 'master', page: 'religion' })).toBe('/sms/master/religion/table');
   });

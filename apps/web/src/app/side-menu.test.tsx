@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signIn } from '../lib/session-store';
-import { adminUser } from '../test-support/fixtures';
+import { adminUser, clerkUser } from '../test-support/fixtures';
 import { jsonResponse, renderWithProviders, resetTestState, stubBrowser, stubFetch } from '../test-support/render-app';
 import { SideMenu } from './side-menu';
 
@@ -35,6 +35,24 @@ describe('side menu', () => {
     await act(() => router.navigate('/sms/institute/profile/table'));
     expect(await screen.findByRole('link', { name: 'Institute Profile' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Religion' })).toBeTruthy();
+  });
+
+  it('lists Background jobs under Other Master for an administrator, opened when he is on that page', async () => {
+    const { router } = renderWithProviders(<SideMenu />, { route: '/*' });
+    await screen.findByText('Other Master');
+    await act(() => router.navigate('/sms/jobs'));
+    const link = await screen.findByRole('link', { name: 'Background jobs' });
+    expect(link.getAttribute('href')).toBe('/sms/jobs');
+    expect(link.getAttribute('data-active')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Other Master' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('shows no Background jobs to a user who is not an administrator', async () => {
+    signIn(clerkUser);
+    renderWithProviders(<SideMenu />, { route: '/*' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Other Master' }));
+    expect(await screen.findByRole('link', { name: 'Religion' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Background jobs' })).toBeNull();
   });
 
   it('makes each group a button the keyboard reaches, which says whether it is open and opens with Enter', async () => {

@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import type { Translate } from '../engine/entity-labels';
 import { Link, useLocation } from 'react-router';
 import { menuIcon } from './menu-icons';
+import { useSession } from '../lib/session-store';
+import { adminLinks, isAdminLinkActive, type AdminLink } from './admin-links';
 import { useAllowedPages, type MenuItem } from './use-allowed-pages';
 
 export interface MenuSection {
@@ -14,13 +16,22 @@ export interface MenuSection {
   icon: string;
   badge?: string;
   children: MenuItem[];
+  /** Administrators' screens of this group that are no granted page (admin-links.ts), after its pages. */
+  links?: AdminLink[];
 }
 
-/** Groups in the spec's order, each with its allowed entries; groups left empty are hidden. */
-export function menuSections(allowed: readonly MenuItem[]): MenuSection[] {
+/** Groups in the spec's order, each with its allowed entries (and, for administrators, its admin links); empty ones hidden. */
+export function menuSections(allowed: readonly MenuItem[], isAdmin = false): MenuSection[] {
   return menuGroups
-    .map((g) => ({ module: g.module, title: g.title, icon: g.icon, badge: g.badge, children: allowed.filter((i) => i.page.module === g.module) }))
-    .filter((s) => s.children.length > 0);
+    .map((g) => ({
+      module: g.module,
+      title: g.title,
+      icon: g.icon,
+      badge: g.badge,
+      children: allowed.filter((i) => i.page.module === g.module),
+      links: isAdmin ? adminLinks.filter((l) => l.module === g.module) : [],
+    }))
+    .filter((s) => s.children.length > 0 || (s.links?.length ?? 0) > 0);
 }
 
 export const pageLink = (p: Pick<PageDef, 'module' | 'page'>): string => `/sms/${p.module}/${p.page}/table`;
@@ -42,7 +53,10 @@ export function isItemActive(i: MenuItem, pathname: string): boolean {
   return pathname.startsWith(base) && !(entry && pathname.startsWith(`${base}${entry.mode}`));
 }
 
+/** The group of the screen the browser is on: an admin link's group, else the module in the path. */
 function activeModule(pathname: string): string | undefined {
+  const link = adminLinks.find((l) => isAdminLinkActive(l, pathname));
+  if (link) return link.module;
   const [, sms, module] = pathname.split('/');
   return sms === 'sms' ? module : undefined;
 }
@@ -51,6 +65,7 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const { items, isLoading } = useAllowedPages();
+  const { isAdmin } = useSession();
   const [filter, setFilter] = useState('');
   const [opened, setOpened] = useState<Record<string, boolean>>(() => {
     const m = activeModule(pathname);
@@ -65,7 +80,8 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
     if (current && !opened[current]) setOpened((o) => ({ ...o, [current]: true }));
   }
 
-  const sections = useMemo(() => menuSections(items), [items]);
+  const sections = useMemo(() => menuSections(items, isAdmin), [items, isAdmin]);
+  const linkLabel = (l: AdminLink): string => t(l.labelKey, { defaultValue: l.label });
   const needle = filter.trim().toLowerCase();
   const groupTitle = (s: MenuSection): string => t(`menu.${s.module}`, { defaultValue: s.title });
 
@@ -74,8 +90,9 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
         .map((s) => ({
           ...s,
           children: groupTitle(s).toLowerCase().includes(needle) ? s.children : s.children.filter((i) => itemLabel(i, t).toLowerCase().includes(needle)),
+          links: groupTitle(s).toLowerCase().includes(needle) ? s.links : s.links?.filter((l) => linkLabel(l).toLowerCase().includes(needle)),
         }))
-        .filter((s) => s.children.length > 0)
+        .filter((s) => s.children.length > 0 || (s.links?.length ?? 0) > 0)
     : sections;
 
   return (
@@ -154,6 +171,9 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
                   active={isItemActive(i, pathname)}
                   onClick={onNavigate}
                 />
+              ))}
+              {s.links?.map((l) => (
+                <NavLink key={l.to} component={Link} to={l.to} label={linkLabel(l)} active={isAdminLinkActive(l, pathname)} onClick={onNavigate} />
               ))}
             </NavLink>
           );
