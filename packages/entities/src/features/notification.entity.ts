@@ -61,6 +61,8 @@ export const notificationMapping = defineEntity({
     ntf_mapp_sts: bool({ label: 'Active', defaultValue: true }),
     // The rule's place in the user's bell (lower first on the same day).
     ntf_mapp_odr: number({ label: 'Order', max: 9999 }),
+    // Also e-mail each new notification to the employee's address on record (usr_eml), when SMTP_URL is set.
+    ntf_mapp_eml: bool({ label: 'E-mail', defaultValue: false }),
   },
   uniqueTogether: [{ fields: ['ntf_id', 'ntf_mapp_usr_cd'], message: 'This notification is already mapped to this employee.' }],
   routes: [],
@@ -89,6 +91,8 @@ export const userNotification = defineEntity({
     usr_ntf_rows: json({ label: 'Preview' }),
     usr_ntf_is_read: bool({ label: 'Read', defaultValue: false }),
     usr_ntf_read_at: datetime({ label: 'Read At' }),
+    // When its e-mail was queued (the mapping asked for one): set once, so a retried or second run never mails twice.
+    usr_ntf_eml_at: datetime({ label: 'E-mailed At' }),
   },
   uniqueTogether: [{ fields: ['usr_cd', 'ntf_id', 'usr_ntf_dt'], message: 'This notification was already stored for this user today.' }],
   routes: [],
