@@ -11,7 +11,8 @@ import { entityTable } from '../../db/tables';
 import { createRow, deleteRows, getRow, updateRow } from '../../engine/crud.service';
 import { scopeWhere } from '../../engine/list-query';
 import { badRequest } from '../../lib/http-error';
-import { MAX_RANGE_DAYS, rangeDays, type ScheduleEvent, type ScheduleKind } from './schedule.schema';
+import type { ScheduleEvent, ScheduleKind } from '@campus/entities/features/schedule-event.entity';
+import { MAX_RANGE_DAYS, rangeDays } from './schedule.schema';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 

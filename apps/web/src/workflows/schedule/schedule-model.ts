@@ -1,34 +1,10 @@
 import dayjs from 'dayjs';
 
-/** One entry of GET /api/schedule/ (apps/server/src/workflows/schedule/schedule.schema.ts). */
-export type ScheduleKind = 'holiday' | 'exam' | 'fee_due' | 'circular' | 'own';
+import type { ScheduleAnswer, ScheduleEvent, ScheduleKind } from '@campus/entities/features/schedule-event.entity';
 
-export interface ScheduleEntry {
-  id: string;
-  kind: ScheduleKind;
-  key: number;
-  /** Every row the entry stands for (an exam type's sections); one for the other kinds. */
-  keys: number[];
-  /** The rows' own names when several, for the tooltip. */
-  detail: string | null;
-  title: string;
-  type: string;
-  /** First and last day, both inclusive. */
-  start: string;
-  end: string;
-  allDay: boolean;
-  startTime: string | null;
-  endTime: string | null;
-  link: string | null;
-  rowVer: number | null;
-  description?: string | null;
-}
-
-export interface ScheduleAnswer {
-  from: string;
-  to: string;
-  events: ScheduleEntry[];
-}
+/** One entry of GET /api/schedule/, as the server declares it. */
+export type ScheduleEntry = ScheduleEvent;
+export type { ScheduleAnswer, ScheduleKind };
 
 export const scheduleKinds: readonly ScheduleKind[] = ['holiday', 'exam', 'fee_due', 'circular', 'own'];
 
