@@ -17,6 +17,7 @@ import {
   toggleLabelKey,
   type Translate,
 } from './entity-labels';
+import { workflowButtonTexts, workflowOptionKey } from './workflow-buttons';
 
 async function instance(resources: Record<string, unknown>): Promise<i18n> {
   const i = createInstance();
@@ -244,6 +245,80 @@ describe('entity and field labels in the language files', () => {
       const i = await fileInstance(name);
       for (const e of translated) for (const tg of e.toggles ?? []) expect(i.exists(toggleLabelKey(tg)), `${name}: ${toggleLabelKey(tg)}`).toBe(true);
       for (const p of pages.filter((pg) => pg.entity)) expect(i.exists(pageLabelKey(p)), `${name}: ${pageLabelKey(p)}`).toBe(true);
+    }
+  });
+});
+
+/*
+ * A workflow button's dialog shows its select inputs' options too. An input named like a select field of its
+ * entity offering that field's options reads the entity's option keys; any other input (no entity field) reads
+ * workflow.<entity>.<button>.option.<input>.<value>. Either way every option shown has a key in all four files.
+ */
+describe('workflow dialog options in the language files', () => {
+  const inputs = entities.flatMap((e) =>
+    (e.workflowButtons ?? []).flatMap((b) =>
+      Object.entries(b.inputs ?? {}).flatMap(([name, field]) => (field.kind === 'select' ? [{ entity: e, button: b, name, field }] : [])),
+    ),
+  );
+  const ownField = (e: (typeof inputs)[number]['entity'], name: string, value: string): boolean => {
+    const own = Object.hasOwn(e.fields, name) ? e.fields[name] : undefined;
+    return own?.kind === 'select' && own.options.includes(value);
+  };
+  const keyFor = (x: (typeof inputs)[number], o: string): string =>
+    ownField(x.entity, x.name, o) ? optionLabelKey(x.entity, x.name, o) : workflowOptionKey(x.entity, x.button, x.name, o);
+  const collegeClass = (label: string): string => label.replace(/\bClass\b/g, 'Course');
+
+  it('has select inputs to check (the circular e-mail and the parents message among them)', () => {
+    expect(inputs.map((x) => `${x.entity.name}.${x.button.button}.${x.name}`)).toEqual(
+      expect.arrayContaining(['circular.send_mail.recipients', 'mob_notification.send_to_parents.audience']),
+    );
+  });
+
+  it.each([
+    ['english', (l: string) => l],
+    ['english_clg', collegeClass],
+  ] as const)('%s labels every option of a dialog input with its English label', async (name, expected) => {
+    const i = await fileInstance(name);
+    for (const x of inputs) {
+      const texts = workflowButtonTexts(i.t, x.entity, x.button, null);
+      for (const o of x.field.options) {
+        expect(i.exists(keyFor(x, o)), `${name}: ${keyFor(x, o)}`).toBe(true);
+        if (!ownField(x.entity, x.name, o)) expect(texts.option(x.name, o), keyFor(x, o)).toBe(expected(x.field.optionLabels?.[o] ?? o));
+      }
+    }
+  });
+
+  it.each(['tamil', 'tamil_clg'])('%s shows every option of a dialog input in Tamil', async (name) => {
+    const i = await fileInstance(name);
+    const fellBack: string[] = [];
+    for (const x of inputs) {
+      const texts = workflowButtonTexts(i.t, x.entity, x.button, null);
+      for (const o of x.field.options) if (!i.exists(keyFor(x, o)) || !tamilScript.test(texts.option(x.name, o))) fellBack.push(keyFor(x, o));
+    }
+    expect(fellBack).toEqual([]);
+  });
+
+  it('has no option keys for buttons, inputs or options that are not declared (or that the entity already labels)', () => {
+    for (const name of languageFiles) {
+      const block = loadFile(name).workflow;
+      if (typeof block !== 'object') throw new Error(`${name}: workflow must be an object`);
+      for (const [e, buttons] of Object.entries(block)) {
+        if (typeof buttons !== 'object') continue;
+        for (const [b, parts] of Object.entries(buttons)) {
+          const options = typeof parts === 'object' ? parts.option : undefined;
+          if (options === undefined) continue;
+          if (typeof options !== 'object') throw new Error(`${name}: workflow.${e}.${b}.option must be an object`);
+          for (const [input, values] of Object.entries(options)) {
+            const x = inputs.find((y) => y.entity.name === e && y.button.button === b && y.name === input);
+            expect(x, `${name}: workflow.${e}.${b}.option.${input} names no select input`).toBeDefined();
+            if (!x || typeof values !== 'object') continue;
+            for (const v of Object.keys(values)) {
+              expect(x.field.options, `${name}: workflow.${e}.${b}.option.${input}.${v}`).toContain(v);
+              expect(ownField(x.entity, input, v), `${name}: workflow.${e}.${b}.option.${input}.${v} is option.${e}.${input}.${v}`).toBe(false);
+            }
+          }
+        }
+      }
     }
   });
 });

@@ -36,6 +36,9 @@ export const optionLabelKey = (entity: Pick<AnyEntity, 'name'>, fieldName: strin
  */
 const KEY_SAFE = /^[^.:]+$/;
 
+/** Whether a stored value may be part of a key (see KEY_SAFE). */
+export const isKeySafe = (value: string): boolean => KEY_SAFE.test(value);
+
 /** An option's declared English label (optionLabels), else the option as stored. */
 export function declaredOptionLabel(field: Pick<SelectField, 'optionLabels'>, value: string): string {
   const labels = field.optionLabels;

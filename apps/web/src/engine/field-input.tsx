@@ -32,6 +32,11 @@ export interface FieldInputProps {
   linkLabel?: string;
   /** The label shown (translated by the form); the declared label when not given. */
   label?: string;
+  /**
+   * A select's option labels, for a field that is no entity's field (a workflow dialog's input, whose keys are
+   * the button's): by default an entity field's option.<entity>.<field>.<value>, else the declared label.
+   */
+  optionLabel?: (value: string) => string;
   /** A dependent link's chosen partners and the partner it still waits for (see LinkSelect). */
   partners?: Readonly<Record<string, string>>;
   waitingFor?: string | null;
@@ -41,9 +46,9 @@ export interface FieldInputProps {
  * The dropdown's items: the stored option as value, its label (translated like the grid's cells) as what
  * people read and search by, so picking 'School' still sends 'school'.
  */
-function optionData(t: Translate, field: SelectField): { value: string; label: string }[] {
+function optionData(t: Translate, field: SelectField, given?: (value: string) => string): { value: string; label: string }[] {
   const owner = fieldOwner(field);
-  const labelOf = (v: string): string => (owner ? optionLabel(t, owner.entity, owner.fieldName, v) : declaredOptionLabel(field, v));
+  const labelOf = (v: string): string => given?.(v) ?? (owner ? optionLabel(t, owner.entity, owner.fieldName, v) : declaredOptionLabel(field, v));
   return field.options.map((value) => ({ value, label: labelOf(value) }));
 }
 
@@ -148,11 +153,11 @@ function UploadInput({ name, field, value, onChange, error, disabled, label }: F
  * display limit of its own (9.x); its renderPill is called once per chosen value, which is enough to
  * hide pills past the third. The value stays the stored comma string in declared option order.
  */
-function MultiSelectInput({ name, field: f, value, onChange, error, disabled, label }: FieldInputProps & { field: SelectField; label: string }) {
+function MultiSelectInput({ name, field: f, value, onChange, error, disabled, label, optionLabel: givenOptionLabel }: FieldInputProps & { field: SelectField; label: string }) {
   const { t } = useTranslation();
   const chosen = multiSelectValues(value);
   const more = hiddenCount(chosen.length);
-  const data = optionData(t, f);
+  const data = optionData(t, f, givenOptionLabel);
   const labelOf = (v: string): string => data.find((o) => o.value === v)?.label ?? v;
   return (
     <MultiSelect
@@ -344,7 +349,7 @@ export function FieldInput(props: FieldInputProps) {
         <Select
           {...common}
           placeholder={f.placeholder ?? t('form.select_label', { label, defaultValue: 'Select {{label}}' })}
-          data={optionData(t, f)}
+          data={optionData(t, f, props.optionLabel)}
           value={str === '' ? null : str}
           onChange={(v) => onChange(v)}
           clearable={!f.required}

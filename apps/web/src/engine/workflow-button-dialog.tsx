@@ -123,6 +123,7 @@ export function WorkflowButtonDialog({ opened, entity, button, row, busy, refusa
               name={f.name}
               field={f.field}
               label={labelOf(f)}
+              optionLabel={(v) => texts.option(f.name, v)}
               value={values[f.name] ?? null}
               onChange={(v) => setValue(f.name, v)}
               error={shownErrors[f.name] || undefined}

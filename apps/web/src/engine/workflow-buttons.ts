@@ -2,7 +2,7 @@ import type { AnyEntity, WorkflowButton } from '@campus/entities/define';
 import { pagesOfEntity } from '@campus/entities/pages';
 import { findEntity } from '@campus/entities/registry';
 import { entityUrl, type EntityRow } from './entity-api';
-import { toggleLabelKey, type Translate } from './entity-labels';
+import { declaredOptionLabel, isKeySafe, optionLabel, toggleLabelKey, type Translate } from './entity-labels';
 import { modePath } from './entity-mode';
 import { rowToFormValues, type FormField, type FormValues } from './form-values';
 
@@ -108,7 +108,11 @@ export function workflowOpensPath(b: WorkflowButton, answer: unknown): string | 
   return modePath(page.module, page.page, 'view', id);
 }
 
-const keyOf = (entity: AnyEntity, b: WorkflowButton, part: string): string => `workflow.${entity.name}.${b.button}.${part}`;
+const keyOf = (entity: Pick<AnyEntity, 'name'>, b: Pick<WorkflowButton, 'button'>, part: string): string => `workflow.${entity.name}.${b.button}.${part}`;
+
+/** `workflow.<entity>.<button>.option.<input>.<value>`, e.g. workflow.circular.send_mail.option.recipients.Staff. */
+export const workflowOptionKey = (entity: Pick<AnyEntity, 'name'>, b: Pick<WorkflowButton, 'button'>, input: string, value: string): string =>
+  keyOf(entity, b, `option.${input}.${value}`);
 
 /** The texts of one button in the current language, the row named by its title field. */
 export function workflowButtonTexts(t: Translate, entity: AnyEntity, b: WorkflowButton, row: EntityRow | null) {
@@ -120,6 +124,19 @@ export function workflowButtonTexts(t: Translate, entity: AnyEntity, b: Workflow
     reason: b.reason ? t(keyOf(entity, b, 'reason'), { defaultValue: b.reason.label }) : null,
     /** An input's label: workflow.<entity>.<button>.input.<name>, else the declared one. */
     input: (name: string): string => t(keyOf(entity, b, `input.${name}`), { defaultValue: b.inputs?.[name]?.label ?? name }),
+    /**
+     * A select input's option. An input named like a select field of the entity, offering one of that field's
+     * options (take_action's Accepted / Rejected sets the row's status), reads the entity's
+     * option.<entity>.<field>.<value>; any other input is no entity field and reads the button's
+     * workflow.<entity>.<button>.option.<input>.<value>; else its declared label.
+     */
+    option: (name: string, value: string): string => {
+      const own = Object.hasOwn(entity.fields, name) ? entity.fields[name] : undefined;
+      if (own?.kind === 'select' && own.options.includes(value)) return optionLabel(t, entity, name, value);
+      const input = b.inputs?.[name];
+      const declared = input?.kind === 'select' ? declaredOptionLabel(input, value) : value;
+      return isKeySafe(value) ? t(workflowOptionKey(entity, b, name, value), { defaultValue: declared }) : declared;
+    },
     done: t(keyOf(entity, b, 'done'), { defaultValue: b.done ?? `'${b.label}' done for {{title}}.`, title }),
   };
 }
