@@ -250,9 +250,9 @@ describe.runIf(browserAvailable())('every live page opens cleanly as ADMIN (Chro
       const expected = children.flatMap((pg) => [
         ...(pg.menu ? [texts.page[pg.module]?.[pg.page] ?? `(no page.${pg.module}.${pg.page})`] : []),
         ...(pg.menuEntry ? [texts.menu_entry?.[pg.module]?.[pg.page] ?? `(no menu_entry.${pg.module}.${pg.page})`] : []),
-        // ADMIN also gets the administrators' screens of the group (Background jobs), after its pages.
-        ...adminLinks.filter((l) => l.module === group.module).map((l) => textAt(texts, l.labelKey) ?? `(no ${l.labelKey})`),
       ]);
+      // ADMIN also gets the administrators' screens of the group (Background jobs), after its pages.
+      expected.push(...adminLinks.filter((l) => l.module === group.module).map((l) => textAt(texts, l.labelKey) ?? `(no ${l.labelKey})`));
       await expect.poll(async () => (await body.getByRole('link').allTextContents()).map((s) => s.trim()), { timeout: 5_000 }).toEqual(expected);
       for (const label of expected) {
         if (!(await body.getByRole('link', { name: label, exact: true }).isVisible())) missing.push(`${title} > ${label}`);
