@@ -10,7 +10,8 @@ const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Every morning at 06:00 each active rule runs for its mapped users (runDailyNotifications). Storing is
- * idempotent per user, rule and day, so a retry or a second process adds nothing twice.
+ * idempotent per user, rule and day, so a retry or a second process adds nothing twice; so is the e-mail a
+ * mapping may ask for (queued as 'mail-send', once per stored notification).
  */
 export const notificationDailyJob: JobDefinition<NotificationDailyData> = {
   name: 'notification-daily',
@@ -21,7 +22,7 @@ export const notificationDailyJob: JobDefinition<NotificationDailyData> = {
   retryBackoff: true,
   run(data, ctx) {
     const day = typeof data?.day === 'string' && DAY_RE.test(data.day) ? data.day : undefined;
-    return runDailyNotifications(ctx.db, ctx.events, day, ctx.log);
+    return runDailyNotifications(ctx.db, ctx.events, day, ctx.log, { cfg: ctx.cfg, queue: ctx.queue });
   },
 };
 

@@ -107,7 +107,9 @@ export function registerNotificationRoutes(app: FastifyInstance, db: Db): void {
     const ntf = q.ntf_id !== undefined ? idParam(q.ntf_id, 'notification code') : null;
     const list = await rows<Record<string, unknown>>(
       db,
-      sql`SELECT m.ntf_mapp_cd, m.ntf_id, n.ntf_nm, m.ntf_mapp_usr_cd, e.usr_full_nm, m.ntf_mapp_day, m.ntf_mapp_sts, m.ntf_mapp_odr, m.row_ver
+      // usr_has_eml: whether an e-mail could reach them (the address itself is not listed).
+      sql`SELECT m.ntf_mapp_cd, m.ntf_id, n.ntf_nm, m.ntf_mapp_usr_cd, e.usr_full_nm, m.ntf_mapp_day, m.ntf_mapp_sts, m.ntf_mapp_odr, m.ntf_mapp_eml,
+                 coalesce(trim(e.usr_eml), '') <> '' AS usr_has_eml, m.row_ver
           FROM notification_mapping m JOIN notification n ON n.ntf_id = m.ntf_id JOIN employee e ON e.usr_cd = m.ntf_mapp_usr_cd
           WHERE m.inst_cd = ${ctx.instCd}
             AND (${usr}::int IS NULL OR m.ntf_mapp_usr_cd = ${usr}::int) AND (${ntf}::int IS NULL OR m.ntf_id = ${ntf}::int)
@@ -126,7 +128,7 @@ export function registerNotificationRoutes(app: FastifyInstance, db: Db): void {
     const checked = list.map((b, i) => {
       const p = mappingSchema.safeParse(b ?? {});
       if (!p.success) throw badRequest(`Mapping ${i + 1}: ${p.error.issues[0]?.message ?? 'not valid'}`);
-      return p.data as { ntf_id: number; ntf_mapp_usr_cd: number; ntf_mapp_day: string; ntf_mapp_sts?: boolean | null; ntf_mapp_odr?: number | null };
+      return p.data as { ntf_id: number; ntf_mapp_usr_cd: number; ntf_mapp_day: string; ntf_mapp_sts?: boolean | null; ntf_mapp_odr?: number | null; ntf_mapp_eml?: boolean | null };
     });
     const ntfIds = [...new Set(checked.map((m) => m.ntf_id))];
     const known = await rows<{ ntf_id: number }>(db, sql`SELECT ntf_id FROM notification WHERE inst_cd = ${ctx.instCd} AND ntf_id IN ${ntfIds}`);
@@ -141,12 +143,15 @@ export function registerNotificationRoutes(app: FastifyInstance, db: Db): void {
       for (const m of checked) {
         const [r] = await rows<Record<string, unknown>>(
           tx,
-          sql`INSERT INTO notification_mapping (ntf_id, ntf_mapp_usr_cd, ntf_mapp_day, ntf_mapp_sts, ntf_mapp_odr, inst_cd, crt_by)
-              VALUES (${m.ntf_id}, ${m.ntf_mapp_usr_cd}, ${m.ntf_mapp_day}, ${m.ntf_mapp_sts ?? true}, ${m.ntf_mapp_odr ?? null}, ${ctx.instCd}, ${ctx.user.usr_cd})
+          // E-mail left out of a re-save keeps its stored choice (off for a new mapping); it may be saved on
+          // without SMTP_URL: the daily run then mails nothing until the server is set up.
+          sql`INSERT INTO notification_mapping (ntf_id, ntf_mapp_usr_cd, ntf_mapp_day, ntf_mapp_sts, ntf_mapp_odr, ntf_mapp_eml, inst_cd, crt_by)
+              VALUES (${m.ntf_id}, ${m.ntf_mapp_usr_cd}, ${m.ntf_mapp_day}, ${m.ntf_mapp_sts ?? true}, ${m.ntf_mapp_odr ?? null}, ${m.ntf_mapp_eml ?? false}, ${ctx.instCd}, ${ctx.user.usr_cd})
               ON CONFLICT (inst_cd, ntf_id, ntf_mapp_usr_cd) DO UPDATE
                 SET ntf_mapp_day = excluded.ntf_mapp_day, ntf_mapp_sts = excluded.ntf_mapp_sts, ntf_mapp_odr = excluded.ntf_mapp_odr,
+                    ntf_mapp_eml = coalesce(${m.ntf_mapp_eml ?? null}::boolean, notification_mapping.ntf_mapp_eml),
                     row_ver = notification_mapping.row_ver + 1, updt_by = excluded.crt_by, updt_dt = now()
-              RETURNING ntf_mapp_cd, ntf_id, ntf_mapp_usr_cd, ntf_mapp_day, ntf_mapp_sts, ntf_mapp_odr, row_ver`,
+              RETURNING ntf_mapp_cd, ntf_id, ntf_mapp_usr_cd, ntf_mapp_day, ntf_mapp_sts, ntf_mapp_odr, ntf_mapp_eml, row_ver`,
         );
         out.push(r);
       }

@@ -7,6 +7,10 @@ import type { Row } from '../../engine/entity-hooks';
 import { badRequest } from '../../lib/http-error';
 import { localDateTime } from '../../lib/clock';
 import type { RealtimeEvents } from '../../realtime-events';
+import type { Config } from '../../config';
+import type { JobQueue } from '../../jobs/job-definition';
+import { isMailAddress, mailEnabled } from '../messaging/mail.service';
+import { notificationMail } from './notification-mail.service';
 
 /** The bell keeps this many rows of a rule's answer as its preview. */
 export const PREVIEW_ROWS = 20;
@@ -118,6 +122,9 @@ interface DueMapping {
   ntf_qry_lmt_clmn: unknown;
   ntf_qry_ord_clmn: unknown;
   ntf_qry_grp_clmn: unknown;
+  /** The mapping asks for an e-mail too. */
+  ntf_mapp_eml: boolean;
+  usr_eml: string | null;
 }
 
 export interface DailyRunResult {
@@ -130,25 +137,46 @@ export interface DailyRunResult {
   empty: number;
   /** Rules whose stored definition no longer passes the checks (an entity or field since renamed). */
   invalid: number;
+  /** E-mails queued ('mail-send') for notifications of this day not e-mailed before. */
+  mailed: number;
+  /** Notifications whose mapping asks for an e-mail but the employee has no (valid) address on record. */
+  noAddress: number;
+}
+
+/** What the daily run needs to e-mail notifications; absent (or without SMTP_URL), nothing is e-mailed. */
+export interface DailyMail {
+  cfg: Pick<Config, 'smtpUrl'>;
+  queue: Pick<JobQueue, 'send'>;
 }
 
 /**
  * Runs every active rule for each active mapping due on `day`, each with its user's own scope, and stores
  * the non-empty answers: one row per user, rule and day (INSERT .. ON CONFLICT DO NOTHING on the unique
  * index), so a second run, a retry or a second process writes nothing twice. Users who got a new one are
- * sent updateNotification.
+ * sent updateNotification. When the mapping asks for an e-mail (ntf_mapp_eml) and SMTP_URL is set, the stored
+ * notification is e-mailed to the employee's own address on record: claimed first (usr_ntf_eml_at set where
+ * it was empty), so a retry, a second run or a second process never queues it twice.
  */
-export async function runDailyNotifications(db: Db, events: RealtimeEvents, day = localDateTime().date, log?: { warn(o: object, m: string): void }): Promise<DailyRunResult> {
+export async function runDailyNotifications(
+  db: Db,
+  events: RealtimeEvents,
+  day = localDateTime().date,
+  log?: { warn(o: object, m: string): void },
+  mail?: DailyMail,
+): Promise<DailyRunResult> {
   const due = await rows<DueMapping>(
     db,
     sql`SELECT n.ntf_id, n.inst_cd, m.ntf_mapp_usr_cd AS usr_cd, n.ntf_nm, n.ntf_qry, n.ntf_dt_fltr, n.ntf_qry_whr_clmn, n.ntf_qry_lmt_clmn,
-               n.ntf_qry_ord_clmn, n.ntf_qry_grp_clmn
+               n.ntf_qry_ord_clmn, n.ntf_qry_grp_clmn, m.ntf_mapp_eml, e.usr_eml
         FROM notification_mapping m JOIN notification n ON n.ntf_id = m.ntf_id AND n.inst_cd = m.inst_cd
+             JOIN employee e ON e.usr_cd = m.ntf_mapp_usr_cd
         WHERE m.ntf_mapp_sts AND n.ntf_mapp_sts AND m.ntf_mapp_day IN ${mappingDaysOn(day)}
         ORDER BY n.inst_cd, m.ntf_mapp_usr_cd, m.ntf_mapp_odr NULLS LAST, n.ntf_mapp_odr NULLS LAST, n.ntf_id`,
   );
-  const result: DailyRunResult = { day, stored: 0, existing: 0, empty: 0, invalid: 0 };
+  const result: DailyRunResult = { day, stored: 0, existing: 0, empty: 0, invalid: 0, mailed: 0, noAddress: 0 };
   const told = new Set<number>();
+  const canMail = !!mail && mailEnabled(mail.cfg);
+  if (!canMail && due.some((m) => m.ntf_mapp_eml)) log?.warn({ day }, 'notification e-mails not sent: e-mail is not set up (SMTP_URL)');
   for (const m of due) {
     let def: EntityQueryDef;
     try {
@@ -179,7 +207,57 @@ export async function runDailyNotifications(db: Db, events: RealtimeEvents, day 
       result.stored++;
       told.add(m.usr_cd);
     } else result.existing++;
+    if (canMail && mail && m.ntf_mapp_eml) await mailNotification(db, mail, m, def, ctx, day, result, log);
   }
   if (told.size) events.toUsers([...told], 'updateNotification', { day });
   return result;
+}
+
+/**
+ * Queues the e-mail of the user's stored notification of `day`, once: the row is claimed (usr_ntf_eml_at set
+ * where empty) before queuing, and released again if queuing fails, so the job's retry queues it then.
+ * No address on record: nothing is claimed (a later run that day mails it once the address is entered).
+ */
+async function mailNotification(
+  db: Db,
+  mail: DailyMail,
+  m: DueMapping,
+  def: EntityQueryDef,
+  ctx: RequestContext,
+  day: string,
+  result: DailyRunResult,
+  log?: { warn(o: object, msg: string): void },
+): Promise<void> {
+  const to = (m.usr_eml ?? '').trim();
+  const page = ctx.page;
+  if (!page) return;
+  if (!isMailAddress(to)) {
+    result.noAddress++;
+    log?.warn({ usr_cd: m.usr_cd, ntf_id: m.ntf_id }, 'notification not e-mailed: the employee has no valid e-mail address on record');
+    return;
+  }
+  const [claimed] = await rows<{ usr_ntf_cd: number; usr_ntf_cnt: number | null; usr_ntf_rows: unknown }>(
+    db,
+    sql`UPDATE user_notification SET usr_ntf_eml_at = now()
+        WHERE inst_cd = ${m.inst_cd} AND usr_cd = ${m.usr_cd} AND ntf_id = ${m.ntf_id} AND usr_ntf_dt = ${day} AND usr_ntf_eml_at IS NULL
+        RETURNING usr_ntf_cd, usr_ntf_cnt, usr_ntf_rows`,
+  );
+  if (!claimed) return;
+  const stored = typeof claimed.usr_ntf_rows === 'string' ? (JSON.parse(claimed.usr_ntf_rows) as unknown) : claimed.usr_ntf_rows;
+  const data = notificationMail({
+    to,
+    ruleName: m.ntf_nm,
+    day,
+    count: Number(claimed.usr_ntf_cnt ?? 0),
+    rows: Array.isArray(stored) ? (stored as Record<string, unknown>[]) : [],
+    def,
+    page,
+  });
+  try {
+    await mail.queue.send('mail-send', data);
+  } catch (err) {
+    await db.execute(sql`UPDATE user_notification SET usr_ntf_eml_at = NULL WHERE usr_ntf_cd = ${claimed.usr_ntf_cd}`);
+    throw err;
+  }
+  result.mailed++;
 }
