@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -101,6 +101,8 @@ run('first load', () => {
       await env.page.locator('.ag-row[row-index="0"]').waitFor();
     });
     unstyled['list page'] = await unstyledMantineClasses(env.page, styled);
+    // FIRST_LOAD_DUMP=file writes every fetched file per step, to compare two builds' first loads.
+    if (process.env.FIRST_LOAD_DUMP) writeFileSync(process.env.FIRST_LOAD_DUMP, JSON.stringify({ login, signingIn, grid }, null, 1));
   });
 
   afterAll(async () => {

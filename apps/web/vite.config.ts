@@ -37,6 +37,17 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': api, '/socket.io': { target: api, ws: true } },
   },
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'boot', tags: ['$initial'] }],
+        },
+      },
+    },
+  },
   test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
 });

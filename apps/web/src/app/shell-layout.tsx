@@ -1,8 +1,8 @@
 // The signed-in screens' share of Mantine's styles (the sign-in page loads only its own).
 import './mantine-signed-in.css';
-import { AppShell, Box, Burger, Divider, Drawer, Group, Stack } from '@mantine/core';
+import { AppShell, Box, Burger, Group } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { useSession } from '../lib/session-store';
@@ -18,6 +18,9 @@ import { SideMenu } from './side-menu';
 import { useAcademicYears } from './use-academic-years';
 import { useRealtime } from './use-realtime';
 import { UserMenu } from './user-menu';
+
+// Only a narrow screen opens the drawer: a wide screen's first load does without its code.
+const ShellDrawer = lazy(() => import('./shell-drawer').then((m) => ({ default: m.ShellDrawer })));
 
 /** The signed-in frame: header with the context switchers, side menu (a drawer at 768 px or less), page. */
 export function ShellLayout() {
@@ -92,27 +95,9 @@ export function ShellLayout() {
       </AppShell.Main>
 
       {isMobile && (
-        <Drawer
-          opened={drawerOpened}
-          onClose={drawer.close}
-          size="85%"
-          padding={0}
-          title={<BrandMark />}
-          closeButtonProps={{ 'aria-label': t('btn.close', { defaultValue: 'Close' }) }}
-          styles={{ header: { paddingInline: 12 }, body: { height: 'calc(100% - 60px)' } }}
-        >
-          <Stack gap={6} px="sm" pb="sm">
-            <InstituteSwitcher size="sm" />
-            <Group grow gap={6}>
-              <YearSwitcher size="sm" />
-              <LanguageSwitcher size="sm" />
-            </Group>
-          </Stack>
-          <Divider />
-          <Box h="calc(100% - 110px)">
-            <SideMenu onNavigate={drawer.close} />
-          </Box>
-        </Drawer>
+        <Suspense fallback={null}>
+          <ShellDrawer opened={drawerOpened} onClose={drawer.close} />
+        </Suspense>
       )}
     </AppShell>
   );
