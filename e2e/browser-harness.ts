@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { Config } from '../apps/server/src/config';
 import { generateDemo, type DemoResult } from '../apps/server/src/db/demo/demo-data';
-import { ADMIN_PASSWORD, startTestServer } from '../apps/server/test/test-server';
+import { attachRealtime, type Realtime } from '../apps/server/src/realtime';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../apps/server/test/test-server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export { ADMIN_PASSWORD };
@@ -34,7 +35,34 @@ export interface E2eEnv {
   demo?: DemoResult;
   /** The server itself (a test that needs the job queue's workers starts them: env.app.jobs.start()). */
   app: FastifyInstance;
+  /** The test server (its database and settings, for fixtures that write rows). */
+  srv: TestServer;
+  /** The socket server, attached as main.ts does: pages get their socket events (messages, notifications). */
+  realtime: Realtime;
+  /** A second person: another browser profile (own session) with its page and its own problems list. */
+  newPerson(): Promise<E2ePerson>;
   close(): Promise<void>;
+}
+
+export interface E2ePerson {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Console errors, uncaught page errors and failed requests of a page, into problems. */
+function watchProblems(page: Page, problems: string[]): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  // An uncaught exception is what a clerk sees as 'Something went wrong': always a failure.
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    // Navigations cancel in-flight requests on purpose (spec: pending requests are cancelled).
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
 }
 
 export interface E2eOptions {
@@ -62,7 +90,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
       acceptDownloads: true,
       downloadsPath: downloadsDir,
       viewport: { width: 1366, height: 800 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: CHROMIUM_ARGS,
     }),
     // Generated here rather than through startTestServer's demo flag, which has no password option: the
     // generator is the one the first start runs, and it only writes rows, so doing it after the app is
@@ -71,19 +99,14 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
   ]);
   if (demo && !demo.created) throw new Error('the demo content was not created');
   const app = srv.app;
+  // Every browser test runs with the socket server, as the product does (main.ts attaches it before listen).
+  const realtime = await attachRealtime(app, srv.database.db, srv.cfg);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  // An uncaught exception is what a clerk sees as 'Something went wrong': always a failure.
-  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
-  page.on('requestfailed', (r) => {
-    // Navigations cancel in-flight requests on purpose (spec: pending requests are cancelled).
-    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
-  });
+  watchProblems(page, problems);
+  const others: { context: BrowserContext; profile: string }[] = [];
   return {
     baseUrl,
     context,
@@ -92,9 +115,25 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
     problems,
     demo,
     app,
+    srv,
+    realtime,
+    async newPerson() {
+      const otherProfile = mkdtempSync(join(tmpdir(), 'campus-chromium-'));
+      const other = await chromium.launchPersistentContext(otherProfile, { executablePath: CHROMIUM, headless: true, viewport: { width: 1366, height: 800 }, args: CHROMIUM_ARGS });
+      others.push({ context: other, profile: otherProfile });
+      const otherPage = other.pages()[0] ?? (await other.newPage());
+      const otherProblems: string[] = [];
+      watchProblems(otherPage, otherProblems);
+      return { context: other, page: otherPage, problems: otherProblems };
+    },
     async close() {
+      for (const o of others) await o.context.close().catch(() => undefined);
       await context.close();
+      // Open websockets would hold the HTTP server's close.
+      realtime.disconnectAll();
       await srv.close();
+      await realtime.close();
+      for (const o of others) rmSync(o.profile, { recursive: true, force: true });
       rmSync(profile, { recursive: true, force: true });
       rmSync(downloadsDir, { recursive: true, force: true });
     },

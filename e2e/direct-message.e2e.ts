@@ -1,51 +1,26 @@
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachRealtime, type Realtime } from '../apps/server/src/realtime';
 import { staffAccount, STAFF_PASSWORD } from '../apps/server/test/staff-account';
-import { login, startTestServer, type TestServer } from '../apps/server/test/test-server';
-import { ADMIN_PASSWORD, browserAvailable, CHROMIUM, typeInto } from './browser-harness';
+import { login } from '../apps/server/test/test-server';
+import { ADMIN_PASSWORD, browserAvailable, startE2e, typeInto, type E2eEnv, type E2ePerson } from './browser-harness';
 
 /*
  * Issue 12's journey: ADMIN, in one browser, sends a direct message to a TEACHER signed in in another (two
  * browser contexts, two people). The teacher's open page shows it as a toast; ADMIN's page does not. The
- * server is the real one with its socket server attached (as main.ts does), on the built web app.
+ * server is the harness's real one with its socket server attached (as main.ts does), on the built web app.
  */
 
-const webDist = join(import.meta.dirname, '../apps/web/dist');
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/messaging';
 const MESSAGE = 'Please collect the exam papers from the office at 11.';
 
-interface Person {
-  context: BrowserContext;
-  page: Page;
-  problems: string[];
-}
-
 describe.runIf(browserAvailable())('direct message between two signed-in staff (browser)', () => {
-  let srv: TestServer;
-  let realtime: Realtime;
-  let browser: Browser;
+  let env: E2eEnv;
   let baseUrl: string;
   let teacherLogin: string;
   let teacherName: string;
-  const people: Person[] = [];
 
-  const person = async (): Promise<Person> => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
-    const p = { context, page, problems };
-    people.push(p);
-    return p;
-  };
-  const signIn = async ({ page }: Person, usr: string, pwd: string) => {
+  const signIn = async ({ page }: E2ePerson, usr: string, pwd: string) => {
     await page.goto(`${baseUrl}/login`);
     await typeInto(page.locator('input[name="usr_nm"]'), usr);
     await typeInto(page.locator('input[name="usr_pwd"]'), pwd);
@@ -57,32 +32,25 @@ describe.runIf(browserAvailable())('direct message between two signed-in staff (
   };
 
   beforeAll(async () => {
-    srv = await startTestServer('pglite', { webDist });
-    realtime = await attachRealtime(srv.app, srv.database.db, srv.cfg);
-    await srv.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(srv.app.server.address() as AddressInfo).port}`;
-    const admin = await login(srv.app);
-    const t = await staffAccount(srv.app, admin, { 'institute/circular': 'view' }, false, 'TCH');
+    env = await startE2e();
+    baseUrl = env.baseUrl;
+    const admin = await login(env.app);
+    const t = await staffAccount(env.app, admin, { 'institute/circular': 'view' }, false, 'TCH');
     teacherLogin = t.session.usr_nm;
     teacherName = `Teacher ${teacherLogin}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
     mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
-    for (const p of people) await p.context.close().catch(() => undefined);
-    await browser?.close();
-    realtime?.disconnectAll();
-    await srv?.close();
-    await realtime?.close();
+    await env?.close();
   });
 
   it("ADMIN sends a message; the TEACHER's open page shows it as a toast, ADMIN's does not", async () => {
-    const teacher = await person();
-    const admin = await person();
+    const teacher = await env.newPerson();
+    const admin: E2ePerson = { context: env.context, page: env.page, problems: env.problems };
     await signIn(teacher, teacherLogin, STAFF_PASSWORD);
     await signIn(admin, 'ADMIN', ADMIN_PASSWORD);
     // Both pages hold their socket before the message goes.
-    await expect.poll(() => realtime.io?.of('/').sockets.size, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => env.realtime.io?.of('/').sockets.size, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
 
     await admin.page.getByTestId('message-compose').click();
     const to = admin.page.getByTestId('message-to');

@@ -1,14 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../apps/server/src/db/client';
-import { attachRealtime, type Realtime } from '../apps/server/src/realtime';
 import { startSmtp, type TestSmtp } from '../apps/server/test/messaging-fixture';
 import { makeFixture, type Fixture } from '../apps/server/test/student-workflow-fixture';
-import { call, startTestServer, type TestServer } from '../apps/server/test/test-server';
-import { ADMIN_PASSWORD, browserAvailable, CHROMIUM, typeInto } from './browser-harness';
+import { call, type TestServer } from '../apps/server/test/test-server';
+import { ADMIN_PASSWORD, browserAvailable, startE2e, typeInto, type E2eEnv } from './browser-harness';
 
 /*
  * Features > Mobile Notification: the office sends a drafted message to the parents of a class with 'Send to
@@ -16,26 +14,23 @@ import { ADMIN_PASSWORD, browserAvailable, CHROMIUM, typeInto } from './browser-
  * in this process, the row's Recipients, Status and Delivery columns fill in, and the sender hears the result.
  */
 
-const webDist = join(import.meta.dirname, '../apps/web/dist');
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/messaging';
 
 describe.runIf(browserAvailable())('mobile notification to the parents of a class (browser)', () => {
+  let env: E2eEnv;
   let srv: TestServer;
-  let realtime: Realtime;
-  let browser: Browser;
   let smtp: TestSmtp;
   let fx: Fixture;
   let baseUrl: string;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[];
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    srv = await startTestServer('pglite', { webDist, smtpUrl: smtp.url });
-    realtime = await attachRealtime(srv.app, srv.database.db, srv.cfg);
-    await (srv.app.jobs as unknown as { start?: () => Promise<void> }).start?.();
-    await srv.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(srv.app.server.address() as AddressInfo).port}`;
+    env = await startE2e({ server: { smtpUrl: smtp.url } });
+    ({ srv, baseUrl, page, problems } = env);
+    // The queue's workers, as main.ts starts them: the dialogs' queued jobs run in this process.
+    await env.app.jobs.start();
     fx = await makeFixture(srv);
     for (const [i, s] of [...fx.studA, ...fx.studB].entries()) {
       await srv.database.db.execute(sql`UPDATE student SET stud_eml = ${`family${i}@home.example`} WHERE stud_cd = ${s}`);
@@ -46,20 +41,10 @@ describe.runIf(browserAvailable())('mobile notification to the parents of a clas
       mob_ntf_dtl_sts: 'Ready',
     });
     expect(made.statusCode, made.body).toBe(201);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
-    page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
     mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
-    await browser?.close();
-    realtime?.disconnectAll();
-    await srv?.close();
-    await realtime?.close();
+    await env?.close();
     await smtp?.close();
   });
 
