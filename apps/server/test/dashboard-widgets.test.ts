@@ -84,6 +84,16 @@ describe.each(backends)('dashboard widgets and quick menu, on %s', (backend) => 
     expect(byClass.points?.length).toBeGreaterThan(1);
     expect(sumOf(byClass.points)).toBe(await studentTotal(admin));
 
+    // Classes in their own order (cls_odr: LKG, UKG, I ...), not by size or by code.
+    const classes = await rows<{ cls_nm: string }>(
+      srv.database.db,
+      sql`SELECT cls_nm FROM class WHERE cls_cd IN (${sql.join(byClass.points!.map((p) => sql`${Number(p.key)}`), sql`, `)}) ORDER BY cls_odr, cls_nm`,
+    );
+    expect(byClass.points!.map((p) => p.label)).toEqual(classes.map((c) => c.cls_nm));
+    // A section is named with its class ('VI - A'): 'A' alone says nothing among twelve classes.
+    const bySection = named(list, "Today's Attendance by Section");
+    for (const p of bySection.points ?? []) expect(p.label).toMatch(/^\S.* - \S+$/);
+
     const fees = named(list, 'Fees Collected per Day');
     expect(fees.kind).toBe('line');
     expect(fees.money).toBe(true);
@@ -133,7 +143,7 @@ describe.each(backends)('dashboard widgets and quick menu, on %s', (backend) => 
             AND EXISTS (SELECT 1 FROM subject_detail m WHERE m.usr_cd = ${teacher.usr_cd} AND m.sec_cd = s.sec_cd AND m.acdm_cd = s.acdm_cd)
           GROUP BY s.cls_cd ORDER BY s.cls_cd`,
     );
-    expect(his.points?.map((p) => [Number(p.key), p.value])).toEqual(counted.map((c) => [c.cls_cd, c.n]));
+    expect(his.points?.map((p) => [Number(p.key), p.value]).sort((a, b) => a[0] - b[0])).toEqual(counted.map((c) => [c.cls_cd, c.n]));
     // The Students card says the same number as his chart; ADMIN's is the school's.
     const card = async (s: Session) => (await call(srv.app, s, 'GET', '/api/dashboard/')).json<{ students: number }>().students;
     expect(await card(teacher)).toBe(total);

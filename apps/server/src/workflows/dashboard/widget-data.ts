@@ -1,7 +1,11 @@
 import { pagePath, pagesOfEntity } from '@campus/entities/pages';
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../../access/request-context';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
+import { dyn, type DynTable } from '../../db/dyn-table';
+import { entityTable } from '../../db/tables';
 import { aggregateEntityQuery, dayFromToday, parseAggregate, parseEntityQuery, runEntityQuery, scopeForEntity, type EntityQueryDef } from '../../engine/entity-query';
 import { HttpError } from '../../lib/http-error';
 import { widgetSpec, WidgetSpecError, type WidgetKind, type WidgetSpec } from './widget-spec';
@@ -153,14 +157,56 @@ export async function widgetData(db: Db, scopeOf: ScopeOf, w: WidgetRow, today: 
     }
     return { ...base, ...rule, points: days, empty: points.length === 0 };
   }
-  points = orderGroups(s, points);
+  points = await orderGroups(db, s, points);
   return { ...base, ...rule, points, empty: points.length === 0 };
 }
 
-/** Groups of a link in the key's order (classes as created: VI before X), others as they came (largest first). */
-function orderGroups(s: WidgetSpec, points: WidgetPoint[]): WidgetPoint[] {
+/**
+ * Groups in the order people read them: a choice in its declared order; a link in its target's own order
+ * (classes by cls_odr: LKG, UKG, I ... XII), named with the partner its link is chosen within (a section as
+ * 'VI - A', not 'A'). The names and order of the groups' own keys (already in the viewer's scope) are read in
+ * one statement by primary key; anything else keeps the engine's order (largest first).
+ */
+async function orderGroups(db: Db, s: WidgetSpec, points: WidgetPoint[]): Promise<WidgetPoint[]> {
   const f = s.group ? s.entity.fields[s.group] : undefined;
   if (f?.kind === 'select') return [...points].sort((a, b) => f.options.indexOf(a.key) - f.options.indexOf(b.key));
-  if (f?.kind === 'link' && s.kind === 'bar') return [...points].sort((a, b) => Number(a.key) - Number(b.key));
-  return points;
+  if (f?.kind !== 'link') return points;
+  const keys = points.map((p) => Number(p.key)).filter((k) => Number.isInteger(k) && k > 0);
+  if (keys.length === 0) return points;
+  const target = entityTable(f.to);
+  const te = target.entity;
+  const t = dyn(target.table);
+  const labelParts: SQL[] = [];
+  const order: SQL[] = [];
+  const joins: { table: DynTable; on: SQL }[] = [];
+  // The partners this link is chosen within (a section within its class): their names first, their order first.
+  for (const [i, partner] of Object.keys(f.within ?? {}).entries()) {
+    const pf = te.fields[partner];
+    if (pf?.kind !== 'link') continue;
+    const pt = entityTable(pf.to);
+    const pa = alias(dyn(pt.table), `wg_${i}`);
+    joins.push({ table: pa, on: eq(pa[pt.entity.key], t[partner]) });
+    labelParts.push(sql`${pa[pf.display]}::text`);
+    if (pt.entity.defaultSort) order.push(sql`${pa[pt.entity.defaultSort.field]}`);
+    order.push(sql`${pa[pf.display]}`);
+  }
+  labelParts.push(sql`${t[f.display]}::text`);
+  if (te.defaultSort) order.push(sql`${t[te.defaultSort.field]}`);
+  order.push(sql`${t[f.display]}`, sql`${t[te.key]}`);
+  let q = db
+    .select({ k: sql<number>`${t[te.key]}`, label: sql<string>`concat_ws(' - ', ${sql.join(labelParts, sql`, `)})` })
+    .from(t)
+    .$dynamic();
+  for (const j of joins) q = q.leftJoin(j.table, j.on);
+  const named = await q.where(inArray(t[te.key], keys)).orderBy(...order);
+  const byKey = new Map(points.map((p) => [p.key, p]));
+  const out: WidgetPoint[] = [];
+  for (const r of named) {
+    const p = byKey.get(String(r.k));
+    if (!p) continue;
+    out.push({ ...p, label: r.label || p.label });
+    byKey.delete(String(r.k));
+  }
+  // Groups without a named row (none expected: links are foreign keys) keep their place at the end.
+  return [...out, ...byKey.values()];
 }
