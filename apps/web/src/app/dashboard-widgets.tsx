@@ -88,7 +88,7 @@ function WidgetBody({ w }: { w: WidgetData }) {
         {w.rows.map((r) => (
           <Group key={r.key} justify="space-between" wrap="nowrap" gap="xs">
             <div style={{ minWidth: 0 }}>
-              <Text size="sm" fw={600} truncate>
+              <Text size="sm" fw={600} lineClamp={2}>
                 {r.title}
               </Text>
               {r.detail && (
