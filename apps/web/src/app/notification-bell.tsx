@@ -80,8 +80,9 @@ export function NotificationBell({ compact }: { compact: boolean }) {
       withinPortal
       onOpen={() => void query.refetch()}
     >
-      <Popover.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={16} color="red" disabled={unread === 0} offset={4} data-testid="notification-count">
+      {/* The target is the button itself: aria-expanded / aria-haspopup belong on it, not on the badge's div. */}
+      <Indicator label={unread > 99 ? '99+' : unread} size={16} color="red" disabled={unread === 0} offset={4} data-testid="notification-count">
+        <Popover.Target>
           <Tooltip label={label} disabled={opened}>
             <ActionIcon
               variant="subtle"
@@ -95,8 +96,8 @@ export function NotificationBell({ compact }: { compact: boolean }) {
               <IconBell size={20} />
             </ActionIcon>
           </Tooltip>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown p="xs" data-testid="notification-list">
         <Suspense
           fallback={
