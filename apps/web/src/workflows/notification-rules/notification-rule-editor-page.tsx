@@ -41,6 +41,16 @@ interface Mapping {
   ntf_mapp_day: string;
   ntf_mapp_sts: boolean;
   ntf_mapp_odr: number | null;
+  /** Also e-mail each new notification to the employee's address on record. */
+  ntf_mapp_eml: boolean;
+  /** Whether the employee has an e-mail address on record (the address itself is not sent). */
+  usr_has_eml: boolean;
+}
+
+/** GET /api/message/mail-status: whether the server can send e-mail (SMTP_URL), and the sentence when not. */
+interface MailStatus {
+  enabled: boolean;
+  message?: string;
 }
 
 /**
@@ -397,7 +407,10 @@ export function NotificationRuleEditorPage(): JSX.Element {
   );
 }
 
-/** Who gets the rule on which day (POST /api/notification/mapping/ saves one pair at a time). */
+/**
+ * Who gets the rule on which day, and whether by e-mail too (POST /api/notification/mapping/ saves one pair
+ * at a time). E-mail may be switched on while the server cannot send it: the server's sentence says so.
+ */
 function Recipients({ ntfId }: { ntfId: number }): JSX.Element {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -408,10 +421,18 @@ function Recipients({ ntfId }: { ntfId: number }): JSX.Element {
   });
   const [usr, setUsr] = useState<string | null>(null);
   const [day, setDay] = useState<string>('Every day');
+  const [byMail, setByMail] = useState(false);
+  const mailStatus = useQuery({
+    queryKey: ['mail-status'],
+    staleTime: 5 * 60_000,
+    queryFn: ({ signal }) => http.get<MailStatus>('/api/message/mail-status', { signal, silent: true }),
+  });
+  const mailOff = mailStatus.data?.enabled === false;
   const dayData = NOTIFICATION_DAYS.map((d) => ({ value: d, label: t(`notification.day_${d.replace(/\s+/g, '_').toLowerCase()}`, { defaultValue: d }) }));
-  const saveOne = async (m: { ntf_mapp_usr_cd: number; ntf_mapp_day: string; ntf_mapp_sts: boolean; ntf_mapp_odr?: number | null }) => {
+  const saveOne = async (m: { ntf_mapp_usr_cd: number; ntf_mapp_day: string; ntf_mapp_sts: boolean; ntf_mapp_odr?: number | null; ntf_mapp_eml: boolean }) => {
+    const { ntf_mapp_usr_cd, ntf_mapp_day, ntf_mapp_sts, ntf_mapp_odr, ntf_mapp_eml } = m;
     try {
-      await http.post('/api/notification/mapping/', [{ ntf_id: ntfId, ...m }]);
+      await http.post('/api/notification/mapping/', [{ ntf_id: ntfId, ntf_mapp_usr_cd, ntf_mapp_day, ntf_mapp_sts, ntf_mapp_odr, ntf_mapp_eml }]);
       await queryClient.invalidateQueries({ queryKey: key });
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
@@ -430,13 +451,31 @@ function Recipients({ ntfId }: { ntfId: number }): JSX.Element {
             </Text>
             <Select w={160} size="xs" data={dayData} value={m.ntf_mapp_day} allowDeselect={false} onChange={(v) => v && void saveOne({ ...m, ntf_mapp_day: v })} comboboxProps={{ withinPortal: true }} />
             <Switch size="sm" label={t('notification.active', { defaultValue: 'Active' })} checked={m.ntf_mapp_sts} onChange={(e) => void saveOne({ ...m, ntf_mapp_sts: e.currentTarget.checked })} />
+            <Switch
+              size="sm"
+              label={t('notification.by_email', { defaultValue: 'E-mail' })}
+              checked={m.ntf_mapp_eml}
+              onChange={(e) => void saveOne({ ...m, ntf_mapp_eml: e.currentTarget.checked })}
+              data-testid="rule-recipient-email"
+            />
+            {m.ntf_mapp_eml && !m.usr_has_eml && (
+              <Text size="xs" c="orange.8" w="100%">
+                {t('notification.no_email_address', { defaultValue: 'No e-mail address on record: add one to the employee to receive it.' })}
+              </Text>
+            )}
           </Group>
         ))}
+        {mailOff && (
+          <Text size="xs" c="dimmed" data-testid="rule-mail-disabled">
+            {t('notification.mail_disabled', { defaultValue: mailStatus.data?.message ?? '' })}
+          </Text>
+        )}
         <Group gap="xs" align="flex-end" wrap="wrap">
           <div style={{ flex: 1, minWidth: 220 }}>
             <LinkSelect name="ntf_mapp_usr_cd" field={notificationMapping.fields.ntf_mapp_usr_cd as LinkField} label={t('notification.employee', { defaultValue: 'Employee' })} value={usr} onChange={setUsr} />
           </div>
           <Select w={170} label={t('notification.day', { defaultValue: 'Day' })} data={dayData} value={day} allowDeselect={false} onChange={(v) => setDay(v ?? 'Every day')} comboboxProps={{ withinPortal: true }} />
+          <Switch mb={8} label={t('notification.by_email', { defaultValue: 'E-mail' })} checked={byMail} onChange={(e) => setByMail(e.currentTarget.checked)} data-testid="rule-new-recipient-email" />
           <Button
             size="sm"
             variant="light"
@@ -444,7 +483,10 @@ function Recipients({ ntfId }: { ntfId: number }): JSX.Element {
             disabled={!usr}
             onClick={() => {
               if (!usr) return;
-              void saveOne({ ntf_mapp_usr_cd: Number(usr), ntf_mapp_day: day, ntf_mapp_sts: true }).then(() => setUsr(null));
+              void saveOne({ ntf_mapp_usr_cd: Number(usr), ntf_mapp_day: day, ntf_mapp_sts: true, ntf_mapp_eml: byMail }).then(() => {
+                setUsr(null);
+                setByMail(false);
+              });
             }}
             data-testid="rule-add-recipient"
           >
