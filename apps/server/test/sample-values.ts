@@ -89,6 +89,10 @@ const definitionSamples: Readonly<Record<string, Record<string, unknown>>> = {
     cst_rpt_fltrs: [{ field: 'rgn_nm', value: 'Hindu' }],
     cst_rpt_sort: 'rgn_nm',
   },
+  // A widget names an entity and fields the registry checks (workflows/dashboard/widget-spec.ts): a plain count.
+  widget: { wdgt_typ: 'Count', wdgt_sub_typ: null, wdgt_ent: 'religion', wdgt_msr: null, wdgt_grp: null, wdgt_dt_fld: null, wdgt_dt_frm: null, wdgt_dt_to: null, wdgt_whr: null },
+  // A backup's folder must lie inside BACKUP_ROOT and its 'Run At' fit its frequency (workflows/backup/backup.hooks.ts).
+  backup: { bckp_path: 'engine-test', bckp_typ: 'Daily', bckp_typ_vl: '02:00' },
   // A notification rule is an entity query (engine/entity-query.ts), stored in its normal form.
   notification: {
     ntf_qry: { entity: 'religion', columns: ['rgn_nm'] },
@@ -99,6 +103,9 @@ const definitionSamples: Readonly<Record<string, Record<string, unknown>>> = {
     ntf_qry_grp_clmn: null,
   },
 };
+
+/** Fields whose sample is one fixed valid value (above): an update that must change something leaves them alone. */
+export const fixedSampleFields = (e: AnyEntity): ReadonlySet<string> => new Set(Object.keys(definitionSamples[e.name] ?? {}));
 
 /**
  * A link whose target links on to a row this body also names (a student's section, and its class) must
