@@ -11,14 +11,15 @@ import { fetchedDuring, kb, totals, webDist, type FetchedFile } from './page-byt
  * for a given build, so unlike times they can be a test; the timed figures are bench/first-load.bench.ts
  * and bench/throttled-list.bench.ts.
  *
- * Budgets: what this build measures (sign-in page JS + CSS 209.3 KB, of which ~5 KB the two-step sign-in's code
- * step and its checkbox styles; all three steps 632.6 KB) plus a few KB of headroom, so a change that pulls a library back
+ * Budgets: what this build measures (sign-in page JS + CSS 196.9 KB, of which ~5 KB the two-step sign-in's code
+ * step and its checkbox styles; all three steps 629.1 KB, with the header's bell, messages and quick menu whose
+ * dialogs load on first use) plus a few KB of headroom, so a change that pulls a library back
  * into the sign-in page or the first list fails here. The issue's target for login + sign-in + first grid
  * page is 250 KB gzip; AG Grid Community alone (createGrid and the client-side row model, nothing else)
  * is 185-199 KB gzip, so that target needs the first list drawn without AG Grid (see the performance notes).
  */
-const LOGIN_JS_CSS_BUDGET = 212 * 1024;
-const FIRST_LOAD_BUDGET = 640 * 1024;
+const LOGIN_JS_CSS_BUDGET = 202 * 1024;
+const FIRST_LOAD_BUDGET = 635 * 1024;
 const LIST = '/sms/master/religion/table';
 
 /** Built scripts that hold a library, found by a string only that library's code has. */
