@@ -199,7 +199,7 @@ for (const backend of backends) {
       expect(kinds.find((k) => k.name === 'notification-daily')?.runNow).toBe(true);
       const mail = await call(srv.app, fx.admin, 'POST', '/api/job/run/', { name: 'mail-send' });
       expect(mail.statusCode).toBe(400);
-      expect(mail.json<Row>().message).toBe("'Send e-mail' cannot be run from here: it works on a record chosen on its own page (Send by E-mail on a circular).");
+      expect(mail.json<Row>().message).toBe("'Send e-mail' cannot be run from here: it works on a record chosen on its own page (Send by E-mail on a circular, or a notification's daily e-mail).");
       const mob = await call(srv.app, fx.admin, 'POST', '/api/job/run/', { name: 'mob-notification-send' });
       expect(mob.statusCode).toBe(400);
       expect(mob.json<Row>().message).toBe("'Send a message to parents' cannot be run from here: it works on a record chosen on its own page (Send to Parents on a mobile notification).");

@@ -14,7 +14,7 @@ export const mailSendJob: JobDefinition<MailSendData> = {
   retryLimit: MAIL_RETRIES,
   // It needs the addresses and the text: a circular's 'Send by E-mail' queues it.
   runNow: false,
-  startedFrom: 'Send by E-mail on a circular',
+  startedFrom: "Send by E-mail on a circular, or a notification's daily e-mail",
   retryDelaySeconds: 30,
   retryBackoff: true,
   async run(data, ctx) {
