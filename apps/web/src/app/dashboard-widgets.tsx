@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type { WidgetData, WidgetKind } from '@campus/entities/features/widget.entity';
 import { formatDate } from '../lib/format';
 import { http } from '../lib/http-client';
 import { countText, moneyText } from './dashboard-page';
@@ -11,32 +12,6 @@ import { countText, moneyText } from './dashboard-page';
 /** recharts and Mantine Charts (and their styles) come in their own chunk, when a chart is first drawn. */
 const WidgetChart = lazy(() => import('./widget-chart').then((m) => ({ default: m.WidgetChart })));
 
-export type WidgetKind = 'count' | 'sum' | 'bar' | 'pie' | 'donut' | 'line' | 'list';
-
-export interface WidgetPoint {
-  key: string;
-  label: string;
-  value: number;
-  /** Money: the exact sum as decimal text. */
-  amount?: string;
-}
-
-/** One widget of GET /api/widget/data/ (docs/api-contract.md). */
-export interface WidgetData {
-  wdgt_cd: number;
-  wdgt_nm: string;
-  kind: WidgetKind;
-  entity: string;
-  page: string | null;
-  money: boolean;
-  value?: number | string;
-  points?: WidgetPoint[];
-  rows?: { key: number; title: string; date: string | null; detail: string | null }[];
-  /** The widget's conditions as the list's `rule` filter: 'Open' shows the rows behind the number. */
-  rule?: { where: unknown[]; dateFilter: unknown };
-  empty: boolean;
-  error?: string;
-}
 
 /** Where 'Open' goes: the page's list, filtered by the widget's conditions (shown by the widget's name). */
 export function widgetHref(w: Pick<WidgetData, 'page' | 'rule' | 'wdgt_nm'>): string | null {

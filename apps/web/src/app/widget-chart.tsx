@@ -10,7 +10,7 @@ import { BarChart, DonutChart, LineChart, PieChart } from '@mantine/charts';
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney } from '../lib/format';
-import type { WidgetData } from './dashboard-widgets';
+import type { WidgetData } from '@campus/entities/features/widget.entity';
 
 const PALETTE = ['campus.6', 'teal.6', 'grape.6', 'orange.6', 'indigo.6', 'pink.6', 'lime.7', 'cyan.7', 'yellow.7', 'red.6'];
 

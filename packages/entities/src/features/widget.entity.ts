@@ -43,3 +43,40 @@ export const widget = defineEntity({
   },
   defaultSort: { field: 'wdgt_nm', dir: 'asc' },
 });
+
+/** What a widget draws: its declared kind (wdgt_typ, and a chart's wdgt_sub_typ). */
+export type WidgetKind = 'count' | 'sum' | 'bar' | 'pie' | 'donut' | 'line' | 'list';
+
+/** One point of a chart: a group (a class, a section, a day) and its number. */
+export interface WidgetPoint {
+  key: string;
+  label: string;
+  /** The row count, or the measure's exact sum as decimal text for money. */
+  value: number;
+  /** For a money measure: the exact sum ('1250.00'); value is the same as a number, for drawing only. */
+  amount?: string;
+}
+
+/** What the dashboard draws for one widget; exactly one of value/points/rows, or error. */
+export interface WidgetData {
+  wdgt_cd: number;
+  wdgt_nm: string;
+  kind: WidgetKind;
+  entity: string;
+  /** The entity's page the numbers come from (a link to the rows), e.g. sms/student/profile. */
+  page: string | null;
+  /** Whether the measure is money (shown with 2 decimals). */
+  money: boolean;
+  /** count / sum: the number (a sum of money as exact decimal text). */
+  value?: number | string;
+  /** bar / pie / donut / line: the groups; a line has one point per day of its window. */
+  points?: WidgetPoint[];
+  /** list: the first rows, as title, date and the group's label. */
+  rows?: { key: number; title: string; date: string | null; detail: string | null }[];
+  /** The widget's conditions as the list's `rule` ({ where, dateFilter }): 'Open' shows the rows it counts. */
+  rule?: { where?: readonly unknown[]; dateFilter?: unknown };
+  /** Nothing to show: no rows in the viewer's scope (or none in the window), said in words, not a zero. */
+  empty: boolean;
+  /** This widget failed (its definition no longer fits, a query failed): the others still show. */
+  error?: string;
+}

@@ -8,7 +8,8 @@ import { localDateTime } from '../../lib/clock';
 import { badRequest, HttpError } from '../../lib/http-error';
 import { registerQuickMenuRoutes } from './quick-menu.handler';
 import { registerSecurityEventRoutes, securityEvents } from './security-events';
-import { scopesFor, widgetData, type WidgetData, type WidgetRow } from './widget-data';
+import type { WidgetData } from '@campus/entities/features/widget.entity';
+import { scopesFor, widgetData, type WidgetRow } from './widget-data';
 import { widgetSpec, WidgetSpecError } from './widget-spec';
 
 /** Pages whose holders may see the day's fee total: the fee office's own pages. */

@@ -1,13 +1,13 @@
 import { fieldSchema, type AnyEntity, type Field } from '@campus/entities/define';
 import { pagesOfEntity } from '@campus/entities/pages';
 import { findEntity } from '@campus/entities/registry';
+import type { WidgetKind } from '@campus/entities/features/widget.entity';
 
 /**
  * A widget row read as a declared kind over one entity. Every name in it is checked against the registry
  * here, before anything is built from it: a saved widget that no longer fits (a field renamed since) is
  * refused on save (400) and, on the dashboard, shown as that widget's own error.
  */
-export type WidgetKind = 'count' | 'sum' | 'bar' | 'pie' | 'donut' | 'line' | 'list';
 
 export interface WidgetSpec {
   kind: WidgetKind;
