@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import type { JobRun, JobState } from '@campus/entities/master/background-job';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -36,24 +37,6 @@ export interface JobQueueOptions {
   timing?: QueueTiming;
 }
 
-export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
-
-/** One run as the jobs page lists it. */
-export interface JobRun {
-  id: string;
-  name: string;
-  label: string;
-  state: JobState;
-  /** Tries made after the first (pg-boss's retry_count). */
-  retry_count: number;
-  retry_limit: number;
-  singleton_key: string | null;
-  created_on: string;
-  started_on: string | null;
-  completed_on: string | null;
-  /** The last failure's message, while the run is failed or waiting to retry. */
-  last_error: string | null;
-}
 
 export interface JobListQuery {
   page: number;

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { JOB_STATES, type JobState } from '@campus/entities/master/background-job';
 import { z } from 'zod';
 import { mustCtx } from '../access/request-context';
 import { badRequest, forbidden } from '../lib/http-error';
-import type { JobState } from './job-queue';
 
 const tags = ['Jobs'];
-const STATES: readonly JobState[] = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'];
+const STATES: readonly JobState[] = JOB_STATES;
 const listQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   size: z.coerce.number().int().min(1).max(200).default(50),

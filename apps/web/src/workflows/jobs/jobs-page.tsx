@@ -10,23 +10,8 @@ import { formatDateTime } from '../../lib/format';
 import { http } from '../../lib/http-client';
 import { useSession } from '../../lib/session-store';
 import { toast } from '../../lib/toast';
+import type { JobRun, JobState } from '@campus/entities/master/background-job';
 
-type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
-
-/** One run of the job queue (GET /api/job/). */
-interface JobRun {
-  id: string;
-  name: string;
-  label: string;
-  state: JobState;
-  retry_count: number;
-  retry_limit: number;
-  singleton_key: string | null;
-  created_on: string;
-  started_on: string | null;
-  completed_on: string | null;
-  last_error: string | null;
-}
 
 interface JobKind {
   name: string;
