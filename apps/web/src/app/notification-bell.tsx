@@ -8,26 +8,13 @@ import { useTranslation } from 'react-i18next';
 import { http } from '../lib/http-client';
 import { SOCKET_DOM_EVENT, type SocketDomDetail } from '../lib/realtime-socket';
 import { useSession } from '../lib/session-store';
+import type { UserNotification } from '@campus/entities/features/notification.entity';
 
 // The open list (its rows, the marking mutations, the entity pages a click opens) comes with the first hover,
 // focus or click: the first load carries only the bell and its unread count.
 const loadList = () => import('./notification-list');
 const NotificationList = lazy(() => loadList().then((m) => ({ default: m.NotificationList })));
 
-/** One stored run of a rule for the signed-in user (GET /api/notification/userNotification/{usercode}). */
-export interface UserNotification {
-  usr_ntf_cd: number;
-  ntf_id: number;
-  ntf_nm: string;
-  usr_ntf_dt: string;
-  usr_ntf_ttl: string;
-  usr_ntf_cnt: number;
-  usr_ntf_is_read: boolean;
-  crt_dt: string;
-  entity: string | null;
-  rule_where: unknown;
-  rule_date: unknown;
-}
 
 interface BellAnswer {
   rows: UserNotification[];

@@ -10,7 +10,7 @@ import { useNavigate } from 'react-router';
 import { modePath } from '../engine/entity-mode';
 import { formatDate } from '../lib/format';
 import { http } from '../lib/http-client';
-import type { UserNotification } from './notification-bell';
+import type { UserNotification } from '@campus/entities/features/notification.entity';
 import { pageKey, useAllowedPages } from './use-allowed-pages';
 
 /** The URL a notification opens: its entity's first page the user holds, filtered by the rule's conditions. */

@@ -98,3 +98,21 @@ export const userNotification = defineEntity({
   routes: [],
   defaultSort: { field: 'usr_ntf_dt', dir: 'desc' },
 });
+
+/** One stored run of a rule for a user, as GET /api/notification/userNotification/{usercode} lists it. */
+export interface UserNotification {
+  usr_ntf_cd: number;
+  ntf_id: number;
+  ntf_nm: string;
+  usr_ntf_dt: string;
+  usr_ntf_ttl: string;
+  usr_ntf_cnt: number;
+  usr_ntf_rows: unknown;
+  usr_ntf_is_read: boolean;
+  usr_ntf_read_at: string | null;
+  crt_dt: string;
+  entity: string | null;
+  /** The rule's conditions and date window, for the list page it opens (the list's `rule` parameter). */
+  rule_where: unknown;
+  rule_date: unknown;
+}

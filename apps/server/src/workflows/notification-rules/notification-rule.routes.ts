@@ -1,4 +1,5 @@
 import { bodySchema } from '@campus/entities/define';
+import type { UserNotification } from '@campus/entities/features/notification.entity';
 import { notificationMapping } from '@campus/entities/features/notification.entity';
 import { pagesOfEntity } from '@campus/entities/pages';
 import type { FastifyInstance } from 'fastify';
@@ -45,22 +46,6 @@ const idParam = (v: unknown, what: string): number => {
   return Number(s);
 };
 
-interface UserNotificationRow {
-  usr_ntf_cd: number;
-  ntf_id: number;
-  ntf_nm: string;
-  usr_ntf_dt: string;
-  usr_ntf_ttl: string;
-  usr_ntf_cnt: number;
-  usr_ntf_rows: unknown;
-  usr_ntf_is_read: boolean;
-  usr_ntf_read_at: string | null;
-  crt_dt: string;
-  entity: string | null;
-  /** The rule's conditions and date window, for the list page it opens (the list's `rule` parameter). */
-  rule_where: unknown;
-  rule_date: unknown;
-}
 
 /** How many of a user's stored notifications the bell lists (newest first). */
 const BELL_ROWS = 50;
@@ -165,7 +150,7 @@ export function registerNotificationRoutes(app: FastifyInstance, db: Db): void {
     const ctx = mustCtx(req);
     const usr = idParam((req.params as { usercode?: string }).usercode, 'user code');
     if (usr !== ctx.user.usr_cd) throw forbidden("You can only see your own notifications.");
-    const list = await rows<UserNotificationRow>(
+    const list = await rows<UserNotification>(
       db,
       sql`SELECT u.usr_ntf_cd, u.ntf_id, n.ntf_nm, to_char(u.usr_ntf_dt, 'YYYY-MM-DD') AS usr_ntf_dt, u.usr_ntf_ttl, u.usr_ntf_cnt,
                  u.usr_ntf_rows, u.usr_ntf_is_read, u.usr_ntf_read_at, u.crt_dt, n.ntf_qry->>'entity' AS entity,
