@@ -28,6 +28,15 @@ const WORKFLOW_CREATE: Readonly<Record<string, string>> = {
   'student/attendance': 'attendance is marked on a register sheet (workflow)',
   'student/interchange': 'interchange moves students in bulk (workflow)',
   'exam/mark_list': 'marks are entered on a sheet per exam (workflow)',
+  'features/notification': 'the rule editor is a workflow screen (entity, fields, conditions), tested by notification-bell.e2e.ts',
+};
+
+/**
+ * What a person types into a text field whose right value the form cannot tell from the field itself: a
+ * widget names an entity of the registry, checked on save (any other text is refused with a sentence).
+ */
+const TYPED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'features/widget': { wdgt_ent: 'religion' },
 };
 
 const pathname = (page: Page): string => new URL(page.url()).pathname;
@@ -289,7 +298,8 @@ async function fill(page: Page, pg: PageDef, e: AnyEntity, tag: string, runTag: 
       case 'text':
       case 'password': {
         const typed =
-          f.kind === 'password'
+          TYPED[`${pg.module}/${pg.page}`]?.[name] ??
+          (f.kind === 'password'
             ? 'Walk-Pass-2468'
             : f.format === 'email'
               ? `walk${tag.toLowerCase()}@school.example`
@@ -297,7 +307,7 @@ async function fill(page: Page, pg: PageDef, e: AnyEntity, tag: string, runTag: 
                 ? '98765 43210'
                 : f.format === 'upper-code'
                   ? `W${tag}`
-                  : `Walk ${tag}`.slice(0, f.max);
+                  : `Walk ${tag}`.slice(0, f.max));
         await typeInto(input, typed);
         if (f.kind === 'text') out.push({ name, label, expected: f.format === 'phone' ? '+91 98765 43210' : typed });
         break;
