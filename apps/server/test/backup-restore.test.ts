@@ -178,7 +178,8 @@ describe.each(backends)('backup and restore on %s', (backend: Backend) => {
     const listed = await until(async () => {
       const res = await call(srv.app, admin, 'GET', `/api/backup/runs/?bckp_cd=${dailyCd}`);
       const body = res.json<{ rows: BackupRunRow[] }>();
-      return body.rows.length === 2 && body.rows[0].bckp_run_result !== 'running' ? body.rows : null;
+      // The run records its result, then prunes past BACKUP_KEEP: wait for both.
+      return body.rows.length === 2 && body.rows[0].bckp_run_result !== 'running' && body.rows[1].bckp_run_pruned_at !== null ? body.rows : null;
     });
     expect(listed[0]).toMatchObject({ bckp_run_result: 'ok', bckp_run_trigger: 'manual', bckp_run_error: null });
     expect(Number(listed[0].bckp_run_size)).toBeGreaterThan(1000);
