@@ -1,6 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createClient } from 'redis';
 import { buildApp } from '../src/app';
 import { configFromEnv, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
@@ -153,4 +154,22 @@ export function multipartFile(fileName: string, content: Buffer | string): { pay
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { payload: Buffer.concat([head, Buffer.from(content), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * Whether the Redis the two-process tests need answers. Outside CI a machine without one skips those cases;
+ * CI has one, so there its absence fails the run.
+ */
+export async function redisAnswers(url: string): Promise<boolean> {
+  const probe = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+  probe.on('error', () => undefined);
+  const up = await probe.connect().then(
+    async () => {
+      await probe.quit();
+      return true;
+    },
+    () => false,
+  );
+  if (!up && process.env.CI) throw new Error(`CI needs Redis at ${url} for the two-process tests.`);
+  return up;
 }
