@@ -69,9 +69,16 @@ export const notificationMapping = defineEntity({
   defaultSort: { field: 'ntf_mapp_odr', dir: 'asc' },
 });
 
+/** What stored a bell notification: a rule's daily run, or a security alarm (a bulk-read crossing). */
+export const USER_NOTIFICATION_KINDS = ['rule', 'security'] as const;
+export type UserNotificationKind = (typeof USER_NOTIFICATION_KINDS)[number];
+
 /**
  * One run of a rule for one user on one day, as the bell shows it. One row per user, rule and day (the
- * unique index): a retried or doubled daily job finds it there and writes nothing twice.
+ * unique index): a retried or doubled daily job finds it there and writes nothing twice. A security alarm
+ * (usr_ntf_kind 'security') belongs to no rule: it names the action-history row of the event in
+ * usr_ntf_ref, one row per administrator and event (the second unique index), so two server instances
+ * recording the same crossing store it once.
  */
 export const userNotification = defineEntity({
   name: 'user_notification',
@@ -83,9 +90,15 @@ export const userNotification = defineEntity({
   fields: {
     usr_ntf_cd: code(),
     usr_cd: link({ label: 'Employee', to: 'employee', display: 'usr_full_nm', as: 'usr_full_nm', required: true, anyOfMyInstitutes: true }),
-    ntf_id: link({ label: 'Notification', to: 'notification', display: 'ntf_nm', as: 'ntf_nm', required: true }),
+    // Empty for a security alarm: no rule stored it, and none appears in the Notification grid for it.
+    ntf_id: link({ label: 'Notification', to: 'notification', display: 'ntf_nm', as: 'ntf_nm' }),
+    // Empty on the rows stored before the kinds existed: read as 'rule'.
+    usr_ntf_kind: select({ label: 'Kind', options: USER_NOTIFICATION_KINDS }),
+    // The record the notification is about, by kind: a security alarm's action-history code (actn_hsty_cd).
+    usr_ntf_ref: number({ label: 'Reference' }),
     usr_ntf_dt: date({ label: 'Run Date', required: true }),
-    usr_ntf_ttl: text({ label: 'Title', required: true, max: 200 }),
+    // A security alarm's sentence names the reader and the counts: longer than a rule's name.
+    usr_ntf_ttl: text({ label: 'Title', required: true, max: 400 }),
     usr_ntf_cnt: number({ label: 'Count' }),
     // The first rows (or groups) as the recipient's scope showed them at the run: the bell's preview.
     usr_ntf_rows: json({ label: 'Preview' }),
@@ -94,16 +107,33 @@ export const userNotification = defineEntity({
     // When its e-mail was queued (the mapping asked for one): set once, so a retried or second run never mails twice.
     usr_ntf_eml_at: datetime({ label: 'E-mailed At' }),
   },
-  uniqueTogether: [{ fields: ['usr_cd', 'ntf_id', 'usr_ntf_dt'], message: 'This notification was already stored for this user today.' }],
+  uniqueTogether: [
+    { fields: ['usr_cd', 'ntf_id', 'usr_ntf_dt'], message: 'This notification was already stored for this user today.' },
+    // A rule's rows have no reference (NULLs never collide): this holds the security alarms to one per event.
+    { fields: ['usr_cd', 'usr_ntf_kind', 'usr_ntf_ref'], message: 'This alarm was already stored for this user.' },
+  ],
   routes: [],
   defaultSort: { field: 'usr_ntf_dt', dir: 'desc' },
 });
 
-/** One stored run of a rule for a user, as GET /api/notification/userNotification/{usercode} lists it. */
+/** A security alarm's facts (its usr_ntf_rows), so the bell can say it in the viewer's language. */
+export interface SecurityAlarmFacts {
+  usr_cd: number;
+  usr_nm: string;
+  usr_full_nm: string | null;
+  rows: number;
+  budget: number;
+}
+
+/** One stored notification of a user (a rule's run or a security alarm), as GET /api/notification/userNotification/{usercode} lists it. */
 export interface UserNotification {
   usr_ntf_cd: number;
-  ntf_id: number;
-  ntf_nm: string;
+  usr_ntf_kind: UserNotificationKind;
+  /** A security alarm's action-history code; null for a rule's run. */
+  usr_ntf_ref: number | null;
+  /** Null for a security alarm (no rule). */
+  ntf_id: number | null;
+  ntf_nm: string | null;
   usr_ntf_dt: string;
   usr_ntf_ttl: string;
   usr_ntf_cnt: number;
