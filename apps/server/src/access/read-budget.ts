@@ -1,8 +1,10 @@
 import type { AnyEntity } from '@campus/entities/define';
 import { entity } from '@campus/entities/registry';
 import { rows, sql, type Db } from '../db/client';
-import { writeAudit } from '../engine/audit';
+import { auditInsertFrom, writeAudit } from '../engine/audit';
 import { HttpError } from '../lib/http-error';
+import type { RealtimeEvents } from '../realtime-events';
+import { storeBulkReadAlarm } from '../workflows/notification-rules/security-alert.service';
 import { settingNumber } from '../workflows/setting/institute-setting';
 import type { RequestContext } from './request-context';
 
@@ -42,7 +44,9 @@ const employee = entity('employee');
  * no statement, an export of 500-row pages one every other page, and past half the budget every answer is
  * written. The hour starts at the first read after the
  * last one ended. Crossing the budget sets the block once (a conditional UPDATE, so two instances crossing
- * together record one event), writes the event to action history, and holds until an administrator lifts it.
+ * together record one event), writes the event to action history and a bell notification for each of the
+ * institute's administrators (but the reader) in the same transaction, then sends them updateNotification;
+ * the block holds until an administrator lifts it.
  */
 export class ReadBudget {
   private readonly pending = new Map<number, Pending>();
@@ -57,6 +61,8 @@ export class ReadBudget {
   constructor(
     private readonly db: Db,
     private readonly opts: ReadBudgetOptions,
+    /** How the administrators' bells learn of an alarm; set later by the app (tellAdminsThrough) when null. */
+    private events: RealtimeEvents | null = null,
   ) {
     this.timer = setInterval(() => void this.flushAll().catch(() => undefined), opts.flushMs);
     this.timer.unref();
@@ -110,6 +116,11 @@ export class ReadBudget {
     await this.flushAll().catch(() => undefined);
   }
 
+  /** The app's realtime events: the alarm's notifications reach the administrators' open pages through them. */
+  tellAdminsThrough(events: RealtimeEvents): void {
+    this.events = events;
+  }
+
   /** An administrator lifted the block: this instance forgets it at once (others look at their next refusal). */
   forget(usr: number): void {
     this.blocked.delete(usr);
@@ -141,20 +152,35 @@ export class ReadBudget {
     // Looked up here, not per answer, so that counting an answer needs no statement.
     const budget = await this.budgetOf(p.ctx.instCd);
     if (r.rdb_rows <= budget) return;
-    // Only the instance whose UPDATE sets the block records the event.
-    const [won] = await rows<{ rdb_rows: number }>(
-      this.db,
-      sql`UPDATE read_budget SET rdb_blocked_at = now(), rdb_blocked_rows = rdb_rows
-          WHERE usr_cd = ${usr} AND rdb_blocked_at IS NULL RETURNING rdb_rows`,
-    );
-    this.blocked.add(usr);
-    if (!won) return;
-    await writeAudit(this.db, p.ctx, employee, BULK_READ_METHOD, usr, null, {
-      rows: won.rdb_rows,
-      budget,
-      entity: p.entity.name,
-      usr_nm: p.ctx.user.usr_nm,
+    // Only the instance whose UPDATE sets the block records the event and notifies the administrators: the
+    // UPDATE's row lock holds another instance's UPDATE until this commits, which then finds the block set.
+    const told = await this.db.transaction(async (tx) => {
+      const [won] = await rows<{ rdb_rows: number }>(
+        tx,
+        sql`UPDATE read_budget SET rdb_blocked_at = now(), rdb_blocked_rows = rdb_rows
+            WHERE usr_cd = ${usr} AND rdb_blocked_at IS NULL RETURNING rdb_rows`,
+      );
+      if (!won) return [];
+      const u = p.ctx.user;
+      const after = { rows: won.rdb_rows, budget, entity: p.entity.name, usr_nm: u.usr_nm };
+      // The event's action-history code keys the notifications (one per administrator and event).
+      const [event] = await rows<{ actn_hsty_cd: number }>(
+        tx,
+        sql`${auditInsertFrom(p.ctx, employee, BULK_READ_METHOD, {
+          from: sql`(SELECT 1) AS one`,
+          rowKey: sql`${String(usr)}`,
+          before: null,
+          after: sql`${JSON.stringify(after)}::jsonb`,
+        })} RETURNING actn_hsty_cd`,
+      );
+      return storeBulkReadAlarm(tx, {
+        instCd: p.ctx.instCd,
+        actnHstyCd: Number(event.actn_hsty_cd),
+        facts: { usr_cd: usr, usr_nm: u.usr_nm, usr_full_nm: u.usr_full_nm ?? null, rows: won.rdb_rows, budget },
+      });
     });
+    this.blocked.add(usr);
+    if (told.length) this.events?.toUsers(told, 'updateNotification', { security: BULK_READ_METHOD });
   }
 
   /** The institute's READ_BUDGET_ROWS_HOUR, looked up at most once a minute. */

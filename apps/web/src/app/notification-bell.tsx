@@ -55,6 +55,8 @@ export function NotificationBell({ compact }: { compact: boolean }) {
   if (!user) return null;
   const unread = query.data?.unread ?? 0;
   const rows = query.data?.rows ?? [];
+  // An unread security alarm (a bulk-read crossing) turns the bell red until it is read.
+  const alarm = rows.some((r) => r.usr_ntf_kind === 'security' && !r.usr_ntf_is_read);
   const label = t('notification.bell', { defaultValue: 'Notifications' });
 
   return (
@@ -73,6 +75,8 @@ export function NotificationBell({ compact }: { compact: boolean }) {
           <Tooltip label={label} disabled={opened}>
             <ActionIcon
               variant="subtle"
+              color={alarm ? 'red' : undefined}
+              data-alarm={alarm ? '1' : '0'}
               size={compact ? 'md' : 'lg'}
               aria-label={label}
               onClick={() => setOpened((o) => !o)}

@@ -44,6 +44,8 @@ export async function securityEvents(db: Db, ctx: RequestContext): Promise<Secur
 
 /** POST /api/read_budget/{usr_cd}/lift: an administrator lets a blocked user read in bulk again. */
 export function registerSecurityEventRoutes(app: FastifyInstance, db: Db): void {
+  // The alarm's bell notifications reach the administrators' open pages through this app's socket rooms.
+  readBudgetFor(db).tellAdminsThrough(app.realtimeEvents);
   app.post(
     '/api/read_budget/:usr_cd/lift',
     { config: { access: { kind: 'signed-in' } }, schema: { tags: ['Dashboard'], summary: 'Lift a bulk-read block' } },
@@ -55,6 +57,7 @@ export function registerSecurityEventRoutes(app: FastifyInstance, db: Db): void 
       const usr = Number(raw);
       // A stolen administrator's account is the case the alarm is for: it must not be able to clear itself.
       if (usr === ctx.user.usr_cd) throw forbidden('Another administrator must lift a block on your own reads.');
+      // The administrators' alarm notifications stay as they are: the history of what happened, read or not.
       if (!(await liftReadBlock(db, ctx, usr))) throw notFound('This user is not blocked: the block was lifted already.');
       readBudgetFor(db).forget(usr);
       return { ok: true };

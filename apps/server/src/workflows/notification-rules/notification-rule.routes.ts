@@ -152,10 +152,12 @@ export function registerNotificationRoutes(app: FastifyInstance, db: Db): void {
     if (usr !== ctx.user.usr_cd) throw forbidden("You can only see your own notifications.");
     const list = await rows<UserNotification>(
       db,
-      sql`SELECT u.usr_ntf_cd, u.ntf_id, n.ntf_nm, to_char(u.usr_ntf_dt, 'YYYY-MM-DD') AS usr_ntf_dt, u.usr_ntf_ttl, u.usr_ntf_cnt,
+      // A security alarm has no rule (LEFT JOIN): its kind tells the bell to open the dashboard instead.
+      sql`SELECT u.usr_ntf_cd, coalesce(u.usr_ntf_kind, 'rule') AS usr_ntf_kind, u.usr_ntf_ref, u.ntf_id, n.ntf_nm,
+                 to_char(u.usr_ntf_dt, 'YYYY-MM-DD') AS usr_ntf_dt, u.usr_ntf_ttl, u.usr_ntf_cnt,
                  u.usr_ntf_rows, u.usr_ntf_is_read, u.usr_ntf_read_at, u.crt_dt, n.ntf_qry->>'entity' AS entity,
                  n.ntf_qry_whr_clmn AS rule_where, n.ntf_dt_fltr AS rule_date
-          FROM user_notification u JOIN notification n ON n.ntf_id = u.ntf_id
+          FROM user_notification u LEFT JOIN notification n ON n.ntf_id = u.ntf_id
           WHERE u.usr_cd = ${usr} AND u.inst_cd = ${ctx.instCd}
           ORDER BY u.usr_ntf_dt DESC, u.crt_dt DESC, u.usr_ntf_cd DESC
           LIMIT ${BELL_ROWS}`,

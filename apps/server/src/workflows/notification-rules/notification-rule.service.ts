@@ -198,8 +198,8 @@ export async function runDailyNotifications(
     }
     const inserted = await rows<{ usr_ntf_cd: number }>(
       db,
-      sql`INSERT INTO user_notification (usr_cd, ntf_id, usr_ntf_dt, usr_ntf_ttl, usr_ntf_cnt, usr_ntf_rows, inst_cd)
-          VALUES (${m.usr_cd}, ${m.ntf_id}, ${day}, ${m.ntf_nm.slice(0, 200)}, ${answer.count}, ${JSON.stringify(answer.rows)}::jsonb, ${m.inst_cd})
+      sql`INSERT INTO user_notification (usr_cd, ntf_id, usr_ntf_kind, usr_ntf_dt, usr_ntf_ttl, usr_ntf_cnt, usr_ntf_rows, inst_cd)
+          VALUES (${m.usr_cd}, ${m.ntf_id}, 'rule', ${day}, ${m.ntf_nm.slice(0, 200)}, ${answer.count}, ${JSON.stringify(answer.rows)}::jsonb, ${m.inst_cd})
           ON CONFLICT (inst_cd, usr_cd, ntf_id, usr_ntf_dt) DO NOTHING
           RETURNING usr_ntf_cd`,
     );
