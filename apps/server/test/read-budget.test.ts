@@ -1,11 +1,26 @@
+import { entity } from '@campus/entities/registry';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReadBudget } from '../src/access/read-budget';
 import { buildApp } from '../src/app';
 import { openDatabase, rows, sql, type Database } from '../src/db/client';
+import type { RealtimeEvent, RealtimeEvents } from '../src/realtime-events';
+import { contextForUser } from '../src/workflows/notification-rules/notification-rule.service';
 import { staffAccount } from './staff-account';
 import { backends, call, login, startTestServer, type Session, type TestServer } from './test-server';
 
 type Row = Record<string, unknown>;
+
+/** A RealtimeEvents that keeps what was sent to users (no socket server). */
+function recordingEvents(): RealtimeEvents & { sent: { usrCds: number[]; event: RealtimeEvent }[] } {
+  const sent: { usrCds: number[]; event: RealtimeEvent }[] = [];
+  return {
+    sent,
+    toUsers: (usrCds, event) => void sent.push({ usrCds: [...usrCds], event }),
+    toInstitute: () => undefined,
+    attach: () => undefined,
+  };
+}
 
 /** The institute's budget for these tests: 120 religions read three times over crosses it. */
 const BUDGET = 300;
@@ -154,6 +169,122 @@ describe.each(backends)('the bulk-read budget on %s', (backend) => {
     } finally {
       await other?.close();
       await second?.close();
+    }
+  });
+
+  /** The bell notifications stored for one BULK_READ event, by recipient. */
+  const alarmsOf = async (readerCd: number): Promise<{ usr_cd: number; usr_ntf_ref: number; usr_ntf_ttl: string }[]> =>
+    rows(
+      srv.database.db,
+      sql`SELECT n.usr_cd, n.usr_ntf_ref, n.usr_ntf_ttl FROM user_notification n
+          JOIN action_history h ON h.actn_hsty_cd = n.usr_ntf_ref AND h.actn_hsty_mthd = 'BULK_READ' AND h.actn_hsty_row_key = ${String(readerCd)}
+          WHERE n.usr_ntf_kind = 'security' ORDER BY n.usr_ntf_ref, n.usr_cd`,
+    );
+  /** An employee with the ADMIN role: home in `home` (default ours), optionally mapped to ours, optionally barred from signing in. */
+  const adminAccount = async (nm: string, o: { home?: number; mappedHere?: boolean; canSignIn?: boolean } = {}): Promise<number> => {
+    const adminRole = (await call(srv.app, { ...admin, modulename: 'master', pagename: 'role' }, 'GET', '/api/role/?f_rl_nm=ADMIN')).json<{ rows: Row[] }>().rows[0];
+    const made = await call(srv.app, { ...admin, modulename: 'employee', pagename: 'profile' }, 'POST', '/api/employee/', {
+      usr_nm: nm,
+      usr_full_nm: `Admin ${nm}`,
+      usr_typ: adminRole.rl_cd,
+      usr_is_lgn: true,
+      usr_pwd: 'Alarm-Admin-Pass-2026',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const usrCd = Number(made.json<Row>().usr_cd);
+    if (o.home !== undefined) await srv.database.db.execute(sql`UPDATE employee SET inst_cd = ${o.home} WHERE usr_cd = ${usrCd}`);
+    if (o.mappedHere) await srv.database.db.execute(sql`INSERT INTO user_institute (usr_cd, inst_cd, usr_inst_sts) VALUES (${usrCd}, ${admin.instCd}, true)`);
+    if (o.canSignIn === false) await srv.database.db.execute(sql`UPDATE employee SET usr_is_lgn = false WHERE usr_cd = ${usrCd}`);
+    return usrCd;
+  };
+  const otherInstitute = async (): Promise<number> =>
+    Number((await rows<{ inst_cd: number }>(srv.database.db, sql`SELECT inst_cd FROM institute WHERE inst_cd <> ${admin.instCd} ORDER BY inst_cd LIMIT 1`))[0].inst_cd);
+
+  it("tells each administrator of the institute in the bell, but not the reader, a colleague, a barred or another institute's administrator", async () => {
+    const college = await otherInstitute();
+    const here = await adminAccount('ALARMADMIN');
+    const mapped = await adminAccount('ALARMMAPPED', { home: college, mappedHere: true });
+    const elsewhere = await adminAccount('ALARMELSEWHERE', { home: college });
+    const barred = await adminAccount('ALARMBARRED', { canSignIn: false });
+    const colleague = (await reader()).usr_cd;
+    const recorder = recordingEvents();
+    const original = srv.app.realtimeEvents.toUsers;
+    srv.app.realtimeEvents.toUsers = recorder.toUsers;
+    try {
+      const s = await reader();
+      const { refused } = await readUntilRefused(srv.app, s);
+      const crossed = Number(/^You have read (\d+)/.exec(refused.json<{ message: string }>().message)?.[1]);
+      const stored = await alarmsOf(s.usr_cd);
+      const to = stored.map((n) => n.usr_cd);
+      // One per administrator (the seed's ADMIN, the one made here, the one mapped here from the college).
+      expect(to).toContain(admin.usr_cd);
+      expect(to).toContain(here);
+      expect(to).toContain(mapped);
+      expect(new Set(to).size).toBe(to.length);
+      for (const no of [s.usr_cd, colleague, elsewhere, barred]) expect(to).not.toContain(no);
+      expect(new Set(stored.map((n) => n.usr_ntf_ref)).size).toBe(1);
+      // Sent to exactly those administrators' open pages.
+      const told = recorder.sent.filter((e) => e.event === 'updateNotification');
+      expect(told).toHaveLength(1);
+      expect([...told[0].usrCds].sort((a, b) => a - b)).toEqual([...to].sort((a, b) => a - b));
+
+      // The administrator's bell lists it with its kind and the sentence, unread, next to the rules' runs.
+      const bell = await call(srv.app, admin, 'GET', `/api/notification/userNotification/${admin.usr_cd}`);
+      expect(bell.statusCode, bell.body).toBe(200);
+      const answer = bell.json<{ rows: Row[]; unread: number }>();
+      const item = answer.rows.find((r) => r.usr_ntf_kind === 'security' && r.usr_ntf_ref === stored[0].usr_ntf_ref);
+      expect(item).toMatchObject({
+        ntf_id: null,
+        usr_ntf_is_read: false,
+        usr_ntf_cnt: crossed,
+        usr_ntf_ttl: `Bulk-read alarm: Teacher ${s.usr_nm} (${s.usr_nm}) read ${crossed} rows in an hour, over the limit of ${BUDGET}. Further bulk reads are blocked until an administrator lifts it.`,
+        usr_ntf_rows: { usr_cd: s.usr_cd, usr_nm: s.usr_nm, rows: crossed, budget: BUDGET },
+      });
+      expect(answer.unread).toBeGreaterThan(0);
+      const read = await call(srv.app, admin, 'PUT', `/api/notification/userNotification/${String(item?.usr_ntf_cd)}/read`);
+      expect(read.statusCode, read.body).toBe(200);
+      expect((await call(srv.app, s, 'GET', `/api/notification/userNotification/${s.usr_cd}`)).json<{ rows: Row[] }>().rows).toEqual([]);
+
+      // The lift leaves them (the history of what happened); crossing again is a new event and a new notification.
+      expect((await call(srv.app, admin, 'POST', `/api/read_budget/${s.usr_cd}/lift`)).statusCode).toBe(200);
+      expect(await alarmsOf(s.usr_cd)).toHaveLength(stored.length);
+      await readUntilRefused(srv.app, s);
+      const again = await alarmsOf(s.usr_cd);
+      expect(again).toHaveLength(stored.length * 2);
+      expect(new Set(again.map((n) => n.usr_ntf_ref)).size).toBe(2);
+      expect(again.filter((n) => n.usr_cd === here)).toHaveLength(2);
+      const bellAgain = (await call(srv.app, admin, 'GET', `/api/notification/userNotification/${admin.usr_cd}`)).json<{ rows: Row[] }>().rows;
+      expect(bellAgain.filter((r) => r.usr_ntf_kind === 'security' && (r.usr_ntf_rows as Row).usr_cd === s.usr_cd)).toHaveLength(2);
+    } finally {
+      srv.app.realtimeEvents.toUsers = original;
+    }
+  });
+
+  it('records one event and one notification per administrator when two counters cross together', async () => {
+    const s = await reader();
+    const ctx = await contextForUser(srv.database.db, s.usr_cd, admin.instCd, 'religion');
+    expect(ctx).not.toBeNull();
+    if (!ctx) return;
+    const religion = entity('religion');
+    const [ea, eb] = [recordingEvents(), recordingEvents()];
+    // Two app instances' counters on one database: each answer over the budget is written at once (page 2).
+    const a = new ReadBudget(srv.database.db, { flushRows: 1, flushMs: 60_000 }, ea);
+    const b = new ReadBudget(srv.database.db, { flushRows: 1, flushMs: 60_000 }, eb);
+    try {
+      await Promise.all([a.count(ctx, religion, BUDGET + 1, 2, 50), b.count(ctx, religion, BUDGET + 1, 2, 50)]);
+      expect(await events(s.usr_cd)).toHaveLength(1);
+      const stored = await alarmsOf(s.usr_cd);
+      const to = stored.map((n) => n.usr_cd);
+      expect(to).toContain(admin.usr_cd);
+      expect(new Set(to).size).toBe(to.length);
+      expect(to).not.toContain(s.usr_cd);
+      const told = [...ea.sent, ...eb.sent];
+      expect(told).toHaveLength(1);
+      expect(told[0].event).toBe('updateNotification');
+      expect([...told[0].usrCds].sort((x, y) => x - y)).toEqual([...to].sort((x, y) => x - y));
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });
