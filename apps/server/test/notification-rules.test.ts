@@ -164,7 +164,8 @@ describe.each(backends)('notification rules on %s', (backend) => {
     const body = own.json<{ rows: Row[]; unread: number }>();
     expect(body.unread).toBe(2);
     expect(body.rows.map((r) => r.usr_ntf_dt)).toEqual(['2026-11-25', '2026-11-24']);
-    expect(body.rows[0]).toMatchObject({ usr_ntf_cnt: f.studA.length, usr_ntf_is_read: false, entity: 'student' });
+    // A rule's run says so (the bell opens its list page); a security alarm would say 'security'.
+    expect(body.rows[0]).toMatchObject({ usr_ntf_kind: 'rule', usr_ntf_ref: null, usr_ntf_cnt: f.studA.length, usr_ntf_is_read: false, entity: 'student' });
     const preview = body.rows[0].usr_ntf_rows as Row[];
     expect(preview.map((r) => Number(r.stud_cd)).sort()).toEqual([...f.studA].sort());
 
