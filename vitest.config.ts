@@ -6,7 +6,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // jsdom renders of the grid and forms take a few seconds on a busy 2-core machine: a time-out is not a verdict.
-      { extends: './apps/web/vite.config.ts', test: { name: 'web', root: './apps/web', environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'], testTimeout: 30_000 } },
+      { extends: './apps/web/vite.config.ts', test: { name: 'web', root: './apps/web', environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['./src/test-support/testing-library-setup.ts'], testTimeout: 30_000 } },
       { test: { name: 'entities', root: './packages/entities', environment: 'node', include: ['src/**/*.test.ts'] } },
       {
         test: {
