@@ -1,16 +1,12 @@
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { Config } from '../apps/server/src/config';
-import { openDatabase } from '../apps/server/src/db/client';
 import { generateDemo, type DemoResult } from '../apps/server/src/db/demo/demo-data';
-import { restorePgliteImage } from '../apps/server/src/db/pglite-image';
 import { attachRealtime, type Realtime } from '../apps/server/src/realtime';
-import { PGLITE_IMAGE_ENV } from '../apps/server/test/test-database-image';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../apps/server/test/test-server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -80,46 +76,10 @@ export interface E2eOptions {
   server?: Partial<Config>;
 }
 
-/**
- * The demo written once per run, password and day into a PGlite image beside the run's plain one (global-setup.ts);
- * every later file asking for the same demo copies it. Writing the demo took 5-15 s per file on two cores, a copy
- * well under one. Files run one after another (fileParallelism: false), so the first one alone builds it.
- * Without the run's image (the setup not configured) there is none: the caller writes the demo itself.
- */
-async function demoImage(password: string | undefined): Promise<{ dir: string; demo: DemoResult } | undefined> {
-  const base = process.env[PGLITE_IMAGE_ENV];
-  if (!base) return undefined;
-  // The day too: the demo's attendance, fees and schedule are written around today.
-  const key = createHash('sha256')
-    .update(`${password === undefined ? 'random' : `password ${password}`}\0${new Date().toISOString().slice(0, 10)}`)
-    .digest('hex')
-    .slice(0, 16);
-  const dir = join(base, `demo-${key}`);
-  if (!existsSync(join(dir, 'demo.json'))) {
-    const tmp = `${dir}.${process.pid}.tmp`;
-    rmSync(tmp, { recursive: true, force: true });
-    const use = await restorePgliteImage(join(tmp, 'data'), base);
-    if (use !== 'copied') return undefined;
-    const database = await openDatabase({ dataDir: join(tmp, 'data') });
-    let demo: DemoResult;
-    try {
-      demo = await generateDemo(database.db, { password });
-    } finally {
-      await database.close();
-    }
-    copyFileSync(join(base, 'image.json'), join(tmp, 'image.json'));
-    writeFileSync(join(tmp, 'demo.json'), JSON.stringify(demo));
-    renameSync(tmp, dir);
-  }
-  return { dir, demo: JSON.parse(readFileSync(join(dir, 'demo.json'), 'utf8')) as DemoResult };
-}
-
 /** The real server (built web app, fresh in-memory database with the minimal seed, or the demo) and a fresh browser. */
 export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
   if (!existsSync(join(webDist, 'index.html'))) throw new Error('Build the web app first: npm run build');
-  // A test's own dataDir gets no image (startTestServer opens that folder as given): it writes the demo itself.
-  const prebuilt = options.demo && !options.server?.dataDir ? await demoImage(options.demo.password) : undefined;
-  const srv = await startTestServer('pglite', { webDist, ...options.server }, { pgliteImage: prebuilt?.dir });
+  const srv = await startTestServer('pglite', { webDist, ...options.server });
   const profile = mkdtempSync(join(tmpdir(), 'campus-chromium-'));
   const downloadsDir = mkdtempSync(join(tmpdir(), 'campus-downloads-'));
   // The browser starts while the demo is written (seconds on two cores), not after it.
@@ -135,7 +95,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2eEnv> {
     // Generated here rather than through startTestServer's demo flag, which has no password option: the
     // generator is the one the first start runs, and it only writes rows, so doing it after the app is
     // built and before anyone signs in is the same as at start-up.
-    prebuilt ? prebuilt.demo : options.demo ? generateDemo(srv.database.db, { password: options.demo.password }) : undefined,
+    options.demo ? generateDemo(srv.database.db, { password: options.demo.password }) : undefined,
   ]);
   if (demo && !demo.created) throw new Error('the demo content was not created');
   const app = srv.app;

@@ -11,7 +11,7 @@ import { migrate } from '../src/db/migrate';
 import { generateDemo, type DemoResult } from '../src/db/demo/demo-data';
 import { restorePgliteImage } from '../src/db/pglite-image';
 import { ADMIN_LOGIN, seedIfEmpty } from '../src/db/seed';
-import { PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV, TEST_ADMIN_PASSWORD, waitForNoConnections } from './test-database-image';
+import { PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV, scratchRoot, TEST_ADMIN_PASSWORD, waitForNoConnections } from './test-database-image';
 
 export const ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
 
@@ -32,11 +32,6 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Add the demo school's and college's content (slower); tests use the minimal seed otherwise. */
   demo?: boolean;
-  /**
-   * PGlite: a prebuilt image (a folder with data/ and image.json, as test-database-image.ts makes) to copy instead
-   * of the run's plain migrated one, e.g. the browser tests' demo image.
-   */
-  pgliteImage?: string;
 }
 
 /** A fresh database (PGlite, or a new PostgreSQL database) with the minimal seed: a copy of the run's prebuilt one when the global setup made it. */
@@ -65,20 +60,13 @@ export async function startTestServer(backend: Backend, overrides: Partial<Confi
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     };
-  } else if (!overrides.dataDir && (options.pgliteImage ?? process.env[PGLITE_IMAGE_ENV])) {
+  } else if (!overrides.dataDir && process.env[PGLITE_IMAGE_ENV]) {
     // A copy of the run's migrated, seeded PGlite image (global-setup.ts) in a folder of this server's own,
-    // instead of initdb and every migration in memory. The copy goes inside the image's folder, so the run's
-    // teardown removes one a file left behind (a server never closed).
-    const imageDir = (options.pgliteImage ?? process.env[PGLITE_IMAGE_ENV])!;
-    const dir = join(mkdtempSync(join(imageDir, 'db-')), 'data');
-    const use = await restorePgliteImage(dir, imageDir);
-    if (use === 'copied') pgliteDir = dir;
-    else {
-      rmSync(dirname(dir), { recursive: true, force: true });
-      // The run's plain image missing or stale: the in-memory database below is the same thing made slowly. A
-      // caller's own image has content that fallback would not have.
-      if (options.pgliteImage) throw new Error(`PGlite image ${imageDir} not usable: ${use}`);
-    }
+    // instead of initdb and every migration in memory. Any other outcome (no image, a stale one) falls back to
+    // the in-memory database below.
+    const dir = join(mkdtempSync(join(scratchRoot(), 'campus-test-db-')), 'data');
+    if ((await restorePgliteImage(dir, process.env[PGLITE_IMAGE_ENV])) === 'copied') pgliteDir = dir;
+    else rmSync(dirname(dir), { recursive: true, force: true });
   }
   const cfg: Config = {
     ...configFromEnv({}),
