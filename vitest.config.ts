@@ -14,8 +14,6 @@ export default defineConfig({
           root: './apps/server',
           environment: 'node',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          // The migrated, seeded PGlite image and PostgreSQL template, made once for every file (not per file).
-          globalSetup: ['./test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,7 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { buildApp } from '../src/app';
@@ -9,11 +7,9 @@ import { configFromEnv, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { generateDemo, type DemoResult } from '../src/db/demo/demo-data';
-import { restorePgliteImage } from '../src/db/pglite-image';
 import { ADMIN_LOGIN, seedIfEmpty } from '../src/db/seed';
-import { PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV, scratchRoot, TEST_ADMIN_PASSWORD, waitForNoConnections } from './test-database-image';
 
-export const ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
+export const ADMIN_PASSWORD = 'Test-Admin-Pass-1';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -34,19 +30,16 @@ export interface TestServerOptions {
   demo?: boolean;
 }
 
-/** A fresh database (PGlite, or a new PostgreSQL database) with the minimal seed: a copy of the run's prebuilt one when the global setup made it. */
+/** A fresh database (in-memory PGlite, or a new PostgreSQL database) with the demo seed. */
 export async function startTestServer(backend: Backend, overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   let databaseUrl: string | undefined;
   let dropDb: (() => Promise<void>) | undefined;
-  let pgliteDir: string | undefined;
   if (backend === 'postgres') {
     const base = process.env.DATABASE_URL!;
     const name = `campus_t_${randomBytes(6).toString('hex')}`;
-    // The run's migrated, seeded template (global-setup.ts) when there is one: a copy made by the server.
-    const template = process.env[PG_TEMPLATE_ENV];
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
-    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
     const u = new URL(base);
     u.pathname = `/${name}`;
@@ -56,17 +49,14 @@ export async function startTestServer(backend: Backend, overrides: Partial<Confi
       await c.connect();
       // The pool's end() returns before its sockets have closed; terminating them then (FORCE) raises an
       // unhandled 'terminating connection' error in the test process. Wait for them to go first.
-      await waitForNoConnections(c, name);
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     };
-  } else if (!overrides.dataDir && process.env[PGLITE_IMAGE_ENV]) {
-    // A copy of the run's migrated, seeded PGlite image (global-setup.ts) in a folder of this server's own,
-    // instead of initdb and every migration in memory. Any other outcome (no image, a stale one) falls back to
-    // the in-memory database below.
-    const dir = join(mkdtempSync(join(scratchRoot(), 'campus-test-db-')), 'data');
-    if ((await restorePgliteImage(dir, process.env[PGLITE_IMAGE_ENV])) === 'copied') pgliteDir = dir;
-    else rmSync(dirname(dir), { recursive: true, force: true });
   }
   const cfg: Config = {
     ...configFromEnv({}),
@@ -76,10 +66,7 @@ export async function startTestServer(backend: Backend, overrides: Partial<Confi
     failureDelayMs: 0,
     ...overrides,
   };
-  // cfg.dataDir stays as given ('memory://' by default): it also decides where the MFA key lives, and the
-  // database copy is only where PGlite keeps this server's rows.
-  const database = await openDatabase({ databaseUrl, dataDir: pgliteDir ?? cfg.dataDir });
-  // On a copy of the image or template both find everything done (no migration left, the seed there).
+  const database = await openDatabase({ databaseUrl, dataDir: cfg.dataDir });
   await migrate(database.db);
   await seedIfEmpty(database.db, ADMIN_PASSWORD);
   const demo = options.demo ? await generateDemo(database.db) : undefined;
@@ -94,7 +81,6 @@ export async function startTestServer(backend: Backend, overrides: Partial<Confi
       await app.close();
       await database.close();
       await dropDb?.();
-      if (pgliteDir) rmSync(dirname(pgliteDir), { recursive: true, force: true });
     },
   };
 }
