@@ -1,8 +1,7 @@
 import { bodySchema, writableFields, type AnyEntity } from '@campus/entities/define';
 import { entity } from '@campus/entities/registry';
 import type { RequestContext } from '../access/request-context';
-import { PGlite } from '@electric-sql/pglite';
-import { rows as sqlRows, sql, type Db, type Tx } from '../db/client';
+import type { Db } from '../db/client';
 import { refreshStatistics } from '../db/statistics';
 import { badRequest, HttpError } from '../lib/http-error';
 import { insertableInBulk, insertMany } from './bulk-insert';
@@ -174,43 +173,6 @@ function capped(errors: ImportError[]): ImportError[] {
 
 class Rollback extends Error {}
 
-/** Embedded PGlite: one connection, each transaction exclusive (no other statement runs until it ends). */
-const onPglite = (db: Db): boolean => (db as { $client?: unknown }).$client instanceof PGlite;
-
-/**
- * On PGlite a file of at least this many rows, and at least as many as the table holds already, is written
- * with the table's trigram indexes dropped and built again from the rows afterwards. Measured on a 50,000-row
- * file into 11,500 students (bench/import/import-profile.bench.ts): the three trigram indexes are the dearest
- * part of each row's insert after the fee position (each row adds some thirty trigrams to each), and building
- * them over the whole table costs a fifth to a third of keeping them row by row. A building over a table much
- * larger than the file would cost more than it saves, hence the second condition. B-tree indexes stay: their
- * rows are cheap to add and dear to rebuild (the sort index alone took longer to build than to keep).
- */
-export const REBUILD_TRIGRAMS_FROM = 5_000;
-
-/**
- * Drops `table`'s trigram (GIN) indexes in the transaction when the file is large against the table, and
- * returns their definitions to make again after the rows. Only on PGlite: its transaction is exclusive, so no
- * search meets the table without them, and a rollback (a wrong row, a dry run, a database refusal) brings them
- * back as they were. On PostgreSQL the DROP would hold every other session's reads of the table for the
- * import's length, so its path is unchanged. Unique and constraint indexes are never among them.
- */
-async function trigramsDroppedForLargeFile(tx: Tx, table: string, coming: number): Promise<{ name: string; def: string }[]> {
-  if (coming < REBUILD_TRIGRAMS_FROM) return [];
-  const [{ n }] = await sqlRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`);
-  if (coming < n) return [];
-  const gin = await sqlRows<{ name: string; def: string }>(
-    tx,
-    sql`SELECT ic.relname AS name, pg_get_indexdef(i.indexrelid) AS def
-        FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
-        WHERE i.indrelid = ${table}::regclass AND am.amname = 'gin' AND NOT i.indisunique AND NOT i.indisprimary AND NOT i.indisexclusion
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
-        ORDER BY ic.relname`,
-  );
-  for (const ix of gin) await tx.execute(sql`DROP INDEX ${sql.identifier(ix.name)}`);
-  return gin;
-}
-
 /**
  * The fast path: every row checked as a set and written by multi-row INSERTs in one transaction, rolled back
  * unless keep is set and nothing was refused. Should the database itself refuse the INSERT (another clerk
@@ -228,11 +190,8 @@ async function insertAll(
   let problems: ImportError[] = [];
   try {
     await db.transaction(async (tx) => {
-      const rebuilt = keep && onPglite(db) ? await trigramsDroppedForLargeFile(tx, e.table, rows.length) : [];
       problems = (await insertMany(tx, e, ctx, rows, file, keep, written)).problems;
       if (!keep || problems.length) throw new Rollback();
-      // Definitions read from the catalog inside this transaction, not from any input.
-      for (const ix of rebuilt) await tx.execute(sql.raw(ix.def));
     });
   } catch (err) {
     if (err instanceof Rollback) return problems;
