@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type CDPSession } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { ADMIN_PASSWORD, CHROMIUM, startE2e, typeInto } from '../e2e/browser-harness';
 
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -36,14 +36,6 @@ interface Run {
   signIn: number;
   listAfterSignIn: number;
   listAgain: number;
-  /** Main-thread CPU time (DevTools' ThreadTime) of the list after sign-in: less bent by a busy machine. */
-  listAfterSignInCpu: number;
-}
-
-/** The renderer's main-thread CPU time so far, in ms (it counts on across a same-site navigation). */
-async function threadTime(cdp: CDPSession): Promise<number> {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return (metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000;
 }
 
 async function oneRun(showTimeline: boolean): Promise<Run> {
@@ -58,7 +50,6 @@ async function oneRun(showTimeline: boolean): Promise<Run> {
     const page = context.pages()[0] ?? (await context.newPage());
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
-    await cdp.send('Performance.enable');
     const firstRow = page.locator('.ag-row[row-index="0"]');
 
     let t0 = performance.now();
@@ -84,14 +75,10 @@ async function oneRun(showTimeline: boolean): Promise<Run> {
       page.on('requestfinished', onDone);
       page.on('requestfailed', onDone);
     }
-    const cpu0 = await threadTime(cdp);
     t0 = performance.now();
     await page.goto(`${env.baseUrl}${LIST}`);
     await firstRow.waitFor({ timeout: 60_000 });
     const listAfterSignIn = performance.now() - t0;
-    const cpu1 = await threadTime(cdp);
-    // A new renderer (another process for the document) starts its count from zero.
-    const listAfterSignInCpu = cpu1 >= cpu0 ? cpu1 - cpu0 : cpu1;
     if (showTimeline) {
       page.off('request', onRequest);
       page.off('requestfinished', onDone);
@@ -106,7 +93,7 @@ async function oneRun(showTimeline: boolean): Promise<Run> {
     await page.goto(`${env.baseUrl}${LIST}`);
     await firstRow.waitFor({ timeout: 60_000 });
     const listAgain = performance.now() - t0;
-    return { loginPage, signIn, listAfterSignIn, listAgain, listAfterSignInCpu };
+    return { loginPage, signIn, listAfterSignIn, listAgain };
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -117,7 +104,7 @@ const runs: Run[] = [];
 for (let i = 0; i < RUNS; i++) {
   const r = await oneRun(TIMELINE && i === 0);
   runs.push(r);
-  console.log(`run ${i + 1}: login page ${r.loginPage.toFixed(0)} ms, sign-in ${r.signIn.toFixed(0)} ms, list after sign-in ${r.listAfterSignIn.toFixed(0)} ms (main thread CPU ${r.listAfterSignInCpu.toFixed(0)} ms), list again ${r.listAgain.toFixed(0)} ms`);
+  console.log(`run ${i + 1}: login page ${r.loginPage.toFixed(0)} ms, sign-in ${r.signIn.toFixed(0)} ms, list after sign-in ${r.listAfterSignIn.toFixed(0)} ms, list again ${r.listAgain.toFixed(0)} ms`);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = (f: (r: Run) => number) => median(runs.map(f));
@@ -125,7 +112,6 @@ const rowsOut: [string, number, number | undefined][] = [
   ['login page until sign-in can be clicked', m((r) => r.loginPage), undefined],
   ['sign-in click until the next screen', m((r) => r.signIn), undefined],
   ['list page after sign-in until first row (code not cached)', m((r) => r.listAfterSignIn), TARGET_MS],
-  ['  main-thread CPU time of it (unthrottled; the rate multiplies it on a quiet machine)', m((r) => r.listAfterSignInCpu), undefined],
   ['login page to first row (the three above, without typing)', m((r) => r.loginPage + r.signIn + r.listAfterSignIn), undefined],
   ['list page again (signed in, code cached) until first row', m((r) => r.listAgain), TARGET_MS],
 ];
