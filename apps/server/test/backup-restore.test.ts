@@ -120,6 +120,7 @@ describe.each(backends)('backup and restore on %s', (backend: Backend) => {
       const base = process.env.DATABASE_URL!;
       const name = `campus_r_${Date.now().toString(36)}`;
       const admin = new pg.Client({ connectionString: base });
+      admin.on('error', () => undefined);
       await admin.connect();
       await admin.query(`CREATE DATABASE ${name}`);
       const u = new URL(base);

@@ -164,6 +164,27 @@ describe.runIf(!!process.env.DATABASE_URL)('named statements on PostgreSQL', () 
   });
 });
 
+describe.runIf(!!process.env.DATABASE_URL)('a lost database connection on PostgreSQL', () => {
+  it('an idle connection ended by the database server is reported, not thrown: the process lives on and the next query gets a new connection', async () => {
+    const lost: string[] = [];
+    const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, poolSize: 2, onConnectionLost: (err) => lost.push(err.message) });
+    try {
+      const [me] = await rows<{ pid: number }>(database.db, sql`SELECT pg_backend_pid() AS pid`);
+      const killer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await killer.connect();
+      await killer.query('SELECT pg_terminate_backend($1)', [me.pid]);
+      await killer.end();
+      // Without the pool's listener node-postgres throws this event and vitest reports an uncaught error.
+      for (let i = 0; i < 100 && lost.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(lost.join()).toMatch(/terminat/);
+      const [again] = await rows<{ pid: number }>(database.db, sql`SELECT pg_backend_pid() AS pid`);
+      expect(again.pid).not.toBe(me.pid);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
 describe.runIf(!!process.env.DATABASE_URL)('plans of list statements on PostgreSQL', () => {
   let srv: Awaited<ReturnType<typeof startCounted>>;
   let s: Session;

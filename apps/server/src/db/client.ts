@@ -32,6 +32,11 @@ export interface OpenOptions {
   onQuery?: (text: string) => void;
   /** Connections per pool (PostgreSQL; two pools, see genericPlanDb). */
   poolSize?: number;
+  /**
+   * An idle pooled connection that died (PostgreSQL restarted, an administrator ended it, the network
+   * dropped): the pool already replaces it; without a listener node-postgres would throw it and end the process.
+   */
+  onConnectionLost?: (err: Error) => void;
 }
 
 /** The extensions every PGlite database of the product loads (its migrations create them): one list for the
@@ -122,6 +127,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const generic = named
       ? new pg.Pool({ connectionString: opts.databaseUrl, max, Client: NamedStatementClient, options: '-c plan_cache_mode=force_generic_plan' })
       : undefined;
+    const lost = opts.onConnectionLost ?? ((err: Error) => console.warn(`database connection lost, the pool opens another: ${err.message}`));
+    pool.on('error', lost);
+    generic?.on('error', lost);
     if (generic) genericPlanHandles.set(db, drizzlePg(generic, { logger }) as unknown as Db);
     return { db, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), generic?.end()])) };
   }

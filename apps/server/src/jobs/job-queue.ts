@@ -116,6 +116,8 @@ export function createJobQueue(opts: JobQueueOptions): JobQueueService {
   async function withQueueLock<T>(fn: () => Promise<T>): Promise<T> {
     if (database.kind !== 'postgres') return fn();
     const c = new pg.Client({ connectionString: cfg.databaseUrl, application_name: 'campus-jobs' });
+    // A dropped connection fails the awaited query; the event itself must not end the process.
+    c.on('error', () => undefined);
     await c.connect();
     try {
       await c.query('SELECT pg_advisory_lock(hashtext($1))', ['campus-job-queues']);

@@ -26,6 +26,7 @@ const isEmptyDir = async (dir: string): Promise<boolean> => !existsSync(dir) || 
 /** Tables (and rows in them) of a PostgreSQL database outside the system schemas. */
 async function tablesIn(databaseUrl: string): Promise<number> {
   const c = new pg.Client({ connectionString: databaseUrl });
+  c.on('error', () => undefined);
   await c.connect();
   try {
     const r = await c.query<{ n: number }>(
