@@ -48,6 +48,26 @@ describe.each(backends)('fee positions of imported students on %s', (backend) =>
     return call(srv.app, w.as(w.admin, 'student', 'profile', acdmCd), 'POST', '/api/student/import', m.payload, { headers: m.headers });
   };
 
+  it('a write of hundreds of students into a table its statistics call empty analyzes it first, so the admission-number checks probe their index', async () => {
+    // A first import into a new school: 4,000 students took 38 s on PGlite, planned as if the table were empty.
+    const db = srv.database.db;
+    const [inst] = await rows<{ inst_cd: number }>(db, sql`SELECT inst_cd FROM academic WHERE acdm_cd = ${w.thisYear}`);
+    await db.execute(sql`ANALYZE student`);
+    const [before] = await rows<{ n: number }>(db, sql`SELECT reltuples::int AS n FROM pg_class WHERE oid = 'student'::regclass`);
+    expect(before.n).toBeLessThan(50);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO student (stud_fs_nm, stud_adm_cd, cls_cd, sec_cd, inst_cd, acdm_cd)
+        SELECT 'Stats ' || g, ${`ST${w.tag}/`} || g, ${bareCls}, ${bareSec}, ${inst.inst_cd}, ${w.thisYear} FROM generate_series(1, 1000) g`);
+      const [after] = await rows<{ n: number }>(tx, sql`SELECT reltuples::int AS n FROM pg_class WHERE oid = 'student'::regclass`);
+      expect(after.n).toBeGreaterThanOrEqual(1000);
+      const [pos] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM fee_position p JOIN student s ON s.stud_cd = p.stud_cd WHERE s.stud_adm_cd LIKE ${`ST${w.tag}/%`}`);
+      expect(pos.n).toBe(1000);
+      tx.rollback();
+    }).catch((err: unknown) => {
+      if (!(err instanceof Error && /rollback/i.test(err.message))) throw err;
+    });
+  });
+
   it('imports students into a class with a fee mapping and one without, each with its dues per term, promoted ones at the old-student amount', async () => {
     // Last year's row of P: this year's P is promoted (7,000 tuition instead of 8,000), so not the new path.
     const promotedAdm = `P${w.tag}`;
