@@ -155,8 +155,9 @@ export async function importRows(db: Db, e: AnyEntity, ctx: RequestContext, uplo
   const written = keep ? (n: number) => onProgress?.({ phase: 'write', done: n, total }) : undefined;
   errors.push(...(insertableInBulk(e, candidates) ? await insertAll(db, e, ctx, candidates, keep, file, written) : await insertEach(db, e, ctx, candidates, keep, written)));
   if (errors.length) return { ok: false, total, imported: 0, errors: capped(errors.sort((a, b) => a.row - b.row)) };
-  // A large file can change a table's size tenfold: the next lists are planned on the new size.
-  if (keep && valid.length >= 500) await refreshStatistics(db);
+  // A large file can change a table's size tenfold: the next lists are planned on the new size (the tables
+  // that the database's own triggers fill analyze themselves when a statement doubles them).
+  if (keep && valid.length >= 500) await refreshStatistics(db, [e.table]);
   return { ok: true, total, imported: keep ? valid.length : 0, errors: [] };
 }
 
