@@ -166,14 +166,19 @@ const freshStatement = `
     WITH fresh AS MATERIALIZED (
       SELECT n.stud_cd, n.inst_cd, n.acdm_cd, n.cls_cd FROM new_rows n WHERE n.stud_cd IN (SELECT unnest(fresh_ids))
     ), x AS (
-      SELECT n.stud_cd, g.fee_grp_fee_exp_dt, f.fee_amt::numeric(14, 2) AS amount,
+      -- Each class's fee lines once, not once per student (5,000 new students of a class with 10 fees were
+      -- 50,000 fee and fee-group lookups): a new student owes exactly his class's lines.
+      SELECT k.inst_cd, k.acdm_cd, k.cls_cd, g.fee_grp_fee_exp_dt, f.fee_amt::numeric(14, 2) AS amount,
              0::numeric(14, 2) AS discount, 0::numeric(14, 2) AS paid
-      FROM fresh n
-      JOIN academic sa ON sa.acdm_cd = n.acdm_cd
-      JOIN fee f ON f.cls_cd = n.cls_cd AND f.inst_cd = n.inst_cd AND f.acdm_cd = n.acdm_cd
+      FROM (SELECT DISTINCT n.inst_cd, n.acdm_cd, n.cls_cd FROM fresh n) k
+      JOIN academic sa ON sa.acdm_cd = k.acdm_cd
+      JOIN fee f ON f.cls_cd = k.cls_cd AND f.inst_cd = k.inst_cd AND f.acdm_cd = k.acdm_cd
       JOIN fee_group g ON g.fee_grp_cd = f.fee_grp_cd
+    ), kd AS (
+      SELECT x.inst_cd, x.acdm_cd, x.cls_cd, ${dueSums} FROM x GROUP BY x.inst_cd, x.acdm_cd, x.cls_cd, x.fee_grp_fee_exp_dt
     ), d AS MATERIALIZED (
-      SELECT x.stud_cd, ${dueSums} FROM x GROUP BY x.stud_cd, x.fee_grp_fee_exp_dt
+      SELECT n.stud_cd, kd.due_dt, kd.amount, kd.discount, kd.paid, kd.owed
+      FROM fresh n JOIN kd ON kd.inst_cd = n.inst_cd AND kd.acdm_cd = n.acdm_cd AND kd.cls_cd = n.cls_cd
     ), c AS (${positionSelect('fresh', 'd')}
     ), pos AS (
       INSERT INTO fee_position (stud_cd, inst_cd, acdm_cd, needtopay, discount, fee_coll_amt, bal_amt, first_due_dt, last_bill_no, last_bill_dt)
