@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { endSignOut, http, startSignOut } from '../lib/http-client';
+import { disconnectRealtime } from '../lib/realtime-socket';
 import { signOut, useSession } from '../lib/session-store';
 import { ChangePasswordDialog } from './change-password-dialog';
 
@@ -15,6 +16,9 @@ function initials(name: string): string {
 /** Logout kills the token server side first; the local session goes whatever the answer (spec section 7). */
 export async function logout(usrNm: string): Promise<void> {
   startSignOut();
+  // The server closes this session's socket when the token dies; a long-poll still open then would be answered
+  // 400 and show as a failed request in the console, so the socket goes first.
+  disconnectRealtime();
   try {
     // Kept across the navigation to the login page, or the token would stay alive on the server.
     await http.get('/api/employee/logout/', { query: { usr_nm: usrNm }, silent: true, keepOnNavigation: true });

@@ -362,7 +362,7 @@ export const feePositionFunctions = [
   refreshBatchFunction(),
   refreshFunction(),
   ...Object.entries(feePositionFunctionBodies)
-    .filter(([name]) => name !== 'fee_position_refresh' && name !== 'fee_position_refresh_batch')
+    .filter(([name]) => triggers.some((t) => t.fn === name))
     .map(([name, body]) => fn(name, '', 'trigger', body)),
   ...triggers.flatMap((t) =>
     t.events.map(
