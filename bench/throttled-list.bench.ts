@@ -10,6 +10,9 @@
  *   - login page to first row: the three above added up;
  *   - list again: the same list opened afresh, signed in, code cached (a reload or a new tab).
  * Each run uses a fresh browser profile, so nothing is cached between runs.
+ *   WEB_DIST=/path/to/dist   serves another build (e.g. a worktree of an earlier commit, for a before/after);
+ *   TIMELINE=1               prints, for the first run, when each request of the list after sign-in started
+ *                            and ended (ms from the navigation), to see which ones wait for which.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,7 +26,8 @@ const LIST = process.env.LIST ?? '/sms/student/admission/table';
 const TARGET_MS = 2000;
 
 // The demo school (600 students) as the first start writes it; the administrator sees every list.
-const env = await startE2e({ demo: {} });
+const env = await startE2e({ demo: {}, server: process.env.WEB_DIST ? { webDist: process.env.WEB_DIST } : {} });
+const TIMELINE = process.env.TIMELINE === '1';
 // The harness's own browser is not used: each run gets a cold profile of its own.
 await env.context.close();
 
@@ -34,7 +38,7 @@ interface Run {
   listAgain: number;
 }
 
-async function oneRun(): Promise<Run> {
+async function oneRun(showTimeline: boolean): Promise<Run> {
   const profile = mkdtempSync(join(tmpdir(), 'campus-throttled-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -59,10 +63,28 @@ async function oneRun(): Promise<Run> {
     await page.locator('button[type="submit"]').click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 30_000 });
     const signIn = performance.now() - t0;
+    const timeline: string[] = [];
+    const started = new Map<object, number>();
+    const onRequest = (r: { url(): string }) => started.set(r, performance.now() - t0);
+    const onDone = (r: { url(): string }) => {
+      const s = started.get(r);
+      if (s !== undefined) timeline.push(`${s.toFixed(0).padStart(6)} -> ${(performance.now() - t0).toFixed(0).padStart(6)}  ${r.url().replace(env.baseUrl, '')}`);
+    };
+    if (showTimeline) {
+      page.on('request', onRequest);
+      page.on('requestfinished', onDone);
+      page.on('requestfailed', onDone);
+    }
     t0 = performance.now();
     await page.goto(`${env.baseUrl}${LIST}`);
     await firstRow.waitFor({ timeout: 60_000 });
     const listAfterSignIn = performance.now() - t0;
+    if (showTimeline) {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+      console.log(`list after sign-in, requests (start -> end, ms), first row at ${listAfterSignIn.toFixed(0)}:\n${timeline.sort().join('\n')}`);
+    }
 
     // Signed in, code in the cache: a fresh load of the same list, as after a reload or a new tab.
     await page.goto(`${env.baseUrl}/sms/dashboard`);
@@ -80,7 +102,7 @@ async function oneRun(): Promise<Run> {
 
 const runs: Run[] = [];
 for (let i = 0; i < RUNS; i++) {
-  const r = await oneRun();
+  const r = await oneRun(TIMELINE && i === 0);
   runs.push(r);
   console.log(`run ${i + 1}: login page ${r.loginPage.toFixed(0)} ms, sign-in ${r.signIn.toFixed(0)} ms, list after sign-in ${r.listAfterSignIn.toFixed(0)} ms, list again ${r.listAgain.toFixed(0)} ms`);
 }

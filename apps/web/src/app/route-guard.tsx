@@ -53,6 +53,21 @@ export function permissionQueryKey(usrCd: number, instCd: number | undefined, pa
   return ['page-permission', usrCd, instCd ?? null, path];
 }
 
+/** The permission query of one page: the guard's and the start of a visit's (list-route-prefetch.ts). */
+export function permissionQuery(usrCd: number, instCd: number | undefined, path: string) {
+  return {
+    queryKey: permissionQueryKey(usrCd, instCd, path),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      http.get<PermissionResponse>('/api/user_permission/', { signal, query: { usr_prms_usr_cd: usrCd, usr_prms_pth_url: path, usr_sts: 1 } }),
+  };
+}
+
+/** Whether a permission answer lets the page render as itself (not page_not_autherised, not self only). */
+export function permissionAllows(data: PermissionResponse | undefined): { allowed: boolean; dataChk: boolean } {
+  const row = Array.isArray(data) && Array.isArray(data[0]) ? data[0][0] : undefined;
+  return { allowed: truthyFlag(row?.usr_prms_is_alw), dataChk: truthyFlag(row?.usr_need_data_chk) };
+}
+
 /**
  * Loads the user's permission for one page and lets the page render only when it is allowed; otherwise
  * page_not_autherised, and login when the call itself fails (spec section 4).
@@ -60,15 +75,7 @@ export function permissionQueryKey(usrCd: number, instCd: number | undefined, pa
 export function RouteGuard({ module, page, rest = '', children }: { module: string; page: string; rest?: string; children: ReactNode }) {
   const { user, institute, year, isAdmin } = useSession();
   const path = permissionPath(module, page);
-  const query = useQuery({
-    queryKey: permissionQueryKey(user?.usr_cd ?? 0, institute?.inst_cd, path),
-    enabled: !!user,
-    queryFn: ({ signal }) =>
-      http.get<PermissionResponse>('/api/user_permission/', {
-        signal,
-        query: { usr_prms_usr_cd: user?.usr_cd, usr_prms_pth_url: path, usr_sts: 1 },
-      }),
-  });
+  const query = useQuery({ ...permissionQuery(user?.usr_cd ?? 0, institute?.inst_cd, path), enabled: !!user });
 
   const permission = useMemo(() => {
     const data = Array.isArray(query.data) ? query.data : undefined;

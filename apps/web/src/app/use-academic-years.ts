@@ -24,34 +24,40 @@ export interface AcademicYearsState {
   ready: boolean;
 }
 
+/** The active years query of a user and institute: the shell's and the start of a visit's (list-route-prefetch.ts). */
+export function academicYearsQuery(usrCd: number | null, instCd: number | null) {
+  return {
+    queryKey: [ACADEMIC_YEARS_KEY, usrCd, instCd],
+    staleTime: 5 * 60_000,
+    // The year outlives every page: aborted, it would leave later requests with an empty acdm_cd.
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      http.get<AcademicYearRow[] | { rows: AcademicYearRow[] }>('/api/academic/active', { signal, keepOnNavigation: true }),
+  };
+}
+
+export function yearRefs(data: AcademicYearRow[] | { rows: AcademicYearRow[] } | undefined): AcademicYearRef[] {
+  const rows = Array.isArray(data) ? data : (data?.rows ?? []);
+  return rows.map(toRef);
+}
+
+/** The year to work in: the chosen one while it is still active (with its current label), else the newest. */
+export function validYear(years: readonly AcademicYearRef[], year: AcademicYearRef | null): AcademicYearRef | null {
+  const current = year ? years.find((y) => y.acdm_cd === year.acdm_cd) : undefined;
+  return current ?? years[0] ?? null;
+}
+
 /**
  * The active years of the current institute (GET /api/academic/active, newest first). Keeps the chosen
  * year valid: none chosen or one of another institute -> the newest.
  */
 export function useAcademicYears(): AcademicYearsState {
   const { user, institute, year, setAcademicYear } = useSession();
-  const query = useQuery({
-    queryKey: [ACADEMIC_YEARS_KEY, user?.usr_cd ?? null, institute?.inst_cd ?? null],
-    enabled: !!user && !!institute,
-    staleTime: 5 * 60_000,
-    // The year outlives every page: aborted, it would leave later requests with an empty acdm_cd.
-    queryFn: ({ signal }) => http.get<AcademicYearRow[] | { rows: AcademicYearRow[] }>('/api/academic/active', { signal, keepOnNavigation: true }),
-  });
+  const query = useQuery({ ...academicYearsQuery(user?.usr_cd ?? null, institute?.inst_cd ?? null), enabled: !!user && !!institute });
 
-  const years = useMemo(() => {
-    const data = query.data;
-    const rows = Array.isArray(data) ? data : (data?.rows ?? []);
-    return rows.map(toRef);
-  }, [query.data]);
+  const years = useMemo(() => yearRefs(query.data), [query.data]);
 
   useEffect(() => {
-    if (!query.isSuccess) return;
-    const current = year ? years.find((y) => y.acdm_cd === year.acdm_cd) : undefined;
-    if (current) {
-      if (current.label !== year?.label) setAcademicYear(current);
-      return;
-    }
-    setAcademicYear(years[0] ?? null);
+    if (query.isSuccess) setAcademicYear(validYear(years, year));
   }, [query.isSuccess, years, year, setAcademicYear]);
 
   return {

@@ -315,6 +315,14 @@ export function EntityGrid(props: EntityGridProps) {
 
   // A saved layout (or the one carried over a language switch) carries its own widths, which win.
   const layoutApplied = useRef(false);
+  /*
+   * The rows reach the grid only once it is ready and its columns are sized (onGridReady, from the rows'
+   * text, measured on a canvas). Given at once, they were drawn at 100 px a column and then every cell was
+   * moved to its new width, each row container measuring the viewport after the last one's change: a dozen
+   * forced layouts of the whole body, over a second of a throttled CPU before the first row showed. (The
+   * rows are at hand when the grid starts when the visit fetched them beside the code: list-route-prefetch.)
+   */
+  const [gridStarted, setGridStarted] = useState(false);
 
   const onGridReady = useCallback(
     (e: GridReadyEvent<EntityRow>) => {
@@ -333,6 +341,7 @@ export function EntityGrid(props: EntityGridProps) {
       reportColumns(e.api);
       // A restarted grid starts with nothing selected; the toolbar must not act on the old selection.
       if (carried) onSelectionChange([]);
+      setGridStarted(true);
     },
     [savedLayout, reportColumns, onSelectionChange, columns, cellText],
   );
@@ -410,7 +419,7 @@ export function EntityGrid(props: EntityGridProps) {
           key={localeKey}
           theme={gridTheme}
           localeText={localeText}
-          rowData={rows}
+          rowData={gridStarted || rows.length === 0 ? rows : undefined}
           columnDefs={columnDefs}
           defaultColDef={defaultColDef}
           rowHeight={ROW_HEIGHT}
@@ -418,7 +427,8 @@ export function EntityGrid(props: EntityGridProps) {
           rowSelection={rowSelection}
           selectionColumnDef={selectionColumnDef}
           getRowId={getRowId}
-          loading={loading}
+          // Held-back rows are on their way: the loading overlay, not 'No Rows To Show', for that moment.
+          loading={loading || (!gridStarted && rows.length > 0)}
           suppressMultiSort
           // A saved layout carries its own widths; otherwise each column takes what its header and the
           // first page need (never under 100), and the columns share out any room that is left.

@@ -90,18 +90,14 @@ function positiveInt(raw: string | null, fallback: number): number {
  * one server page at a time. State lives in the URL (q, page, size, sort, dir) so back/forward and a
  * shared link show the same rows; the grid adapter only renders what this returns.
  */
-export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}): EntityListController {
-  const { fixedFilters, initialSearch = '', headers } = options;
-  const columnKey = (options.columns ?? []).join(',');
-  const columns = useMemo(() => chosenColumns(entity, columnKey === '' ? [] : columnKey.split(',')), [entity, columnKey]);
-  const [searchParams, setSearchParams] = useSearchParams();
-
-  const sortable = useMemo(() => new Set(columns.filter((c) => c.sortable).map((c) => c.colId)), [columns]);
+/** What the URL asks of a list: page, size, search and sort (the declared or given default when it names none). */
+function urlListState(entity: AnyEntity, columns: readonly ColumnSpec[], searchParams: URLSearchParams, options: EntityListOptions) {
+  const sortable = new Set(columns.filter((c) => c.sortable).map((c) => c.colId));
   const page = positiveInt(searchParams.get('page'), 1);
   const sizeParam = positiveInt(searchParams.get('size'), DEFAULT_PAGE_SIZE);
   const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : DEFAULT_PAGE_SIZE;
   // An empty q in the URL records a cleared initial search, so it does not come back.
-  const q = searchParams.get('q') ?? initialSearch;
+  const q = searchParams.get('q') ?? options.initialSearch ?? '';
   const sortParam = searchParams.get('sort');
   // 'none' records that the user cleared the sort, so the declared default does not come back.
   const sort: SortState | null =
@@ -112,6 +108,41 @@ export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}
         : options.initialSort !== undefined
           ? options.initialSort
           : (entity.defaultSort ?? null);
+  // The URL's own filters (a wallet's statement), then the caller's fixed ones, which the user cannot lift.
+  const filterKey = JSON.stringify({ ...urlFilters(entity, searchParams), ...(options.fixedFilters ?? {}) });
+  // A notification opened from the bell: its rule's conditions (the server checks them against the declaration).
+  const rule = searchParams.get('rule') || undefined;
+  return { page, size, q, sort, filterKey, rule };
+}
+
+function paramsOf({ q, sort, page, size, filterKey, rule }: ReturnType<typeof urlListState>): ListParams {
+  return {
+    q,
+    sort: sort?.field,
+    dir: sort?.dir,
+    page,
+    size,
+    ...(filterKey === '{}' ? {} : { filters: JSON.parse(filterKey) as Record<string, string> }),
+    ...(rule ? { rule } : {}),
+  };
+}
+
+/**
+ * The query of an entity's own list page (not a report's shaped list) as the page at this address will ask
+ * it: the start of a visit fetches it beside the page's code, and the page then finds it in the cache.
+ */
+export function ownListQuery(entity: AnyEntity, searchParams: URLSearchParams): { queryKey: readonly unknown[]; url: string; query: Record<string, string | number | undefined> } {
+  const params = paramsOf(urlListState(entity, chosenColumns(entity, []), searchParams, {}));
+  return { queryKey: [...listQueryKey(entity.name), params, '{}'], url: entityUrl(entity), query: listQuery(params) };
+}
+
+export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}): EntityListController {
+  const { fixedFilters, initialSearch = '', headers } = options;
+  const columnKey = (options.columns ?? []).join(',');
+  const columns = useMemo(() => chosenColumns(entity, columnKey === '' ? [] : columnKey.split(',')), [entity, columnKey]);
+  const [searchParams, setSearchParams] = useSearchParams();
+
+  const { page, size, q, sort, filterKey, rule } = urlListState(entity, columns, searchParams, options);
 
   const update = useCallback(
     (patch: Record<string, string | null>) => {
@@ -137,21 +168,12 @@ export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}
     // Only a settled change of the typed text may move the URL; URL changes must not retrigger this.
   }, [debounced]);
 
-  // The URL's own filters (a wallet's statement), then the caller's fixed ones, which the user cannot lift.
-  const filterKey = JSON.stringify({ ...urlFilters(entity, searchParams), ...(fixedFilters ?? {}) });
-  // A notification opened from the bell: its rule's conditions (the server checks them against the declaration).
-  const rule = searchParams.get('rule') || undefined;
+  // sort is a new object each render: its field and direction are what matter.
+  const sortField = sort?.field;
+  const sortDir = sort?.dir;
   const params: ListParams = useMemo(
-    () => ({
-      q,
-      sort: sort?.field,
-      dir: sort?.dir,
-      page,
-      size,
-      ...(filterKey === '{}' ? {} : { filters: JSON.parse(filterKey) as Record<string, string> }),
-      ...(rule ? { rule } : {}),
-    }),
-    [q, sort?.field, sort?.dir, page, size, filterKey, rule],
+    () => paramsOf({ q, sort: sortField && sortDir ? { field: sortField, dir: sortDir } : null, page, size, filterKey, rule }),
+    [q, sortField, sortDir, page, size, filterKey, rule],
   );
   const headerKey = JSON.stringify(headers ?? {});
 
