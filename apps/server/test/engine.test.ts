@@ -246,7 +246,11 @@ describe.each(backends)('generic engine on %s', (backend) => {
         const id = row[e.key];
         const there = pageOf(e, other);
         expect((await call(srv.app, there, 'GET', `${api}${id}`)).statusCode).toBe(404);
-        const list = await call(srv.app, there, 'GET', `${api}?size=500`);
+        // The same list shape in both institutes: a statement prepared for the first must bind the second's own scope.
+        const newestFirst = `${api}?size=500&sort=${e.key}&dir=desc`;
+        const here = await call(srv.app, sess, 'GET', newestFirst);
+        expect(here.json<{ rows: Row[] }>().rows.map((r) => r[e.key])).toContain(id);
+        const list = await call(srv.app, there, 'GET', newestFirst);
         expect(list.json<{ rows: Row[] }>().rows.map((r) => r[e.key])).not.toContain(id);
         expect((await call(srv.app, there, 'PUT', `${api}${id}`, { row_ver: 1 })).statusCode).toBe(404);
         expect((await call(srv.app, there, 'DELETE', api, { primids: [id] })).statusCode).toBe(404);

@@ -46,9 +46,12 @@ export const pgliteExtensions = { pg_trgm, btree_gin };
 /** Named statements per connection; past it, new texts go unnamed (parsed each time, as before). */
 export const MAX_NAMED_STATEMENTS = 500;
 
-/** Statement text -> name; the texts come from the code (values are parameters), so they are few. */
+/**
+ * Statement text -> name; the texts come from the code (values are parameters), so they are few. Statements
+ * the code prepares itself (drizzle's .prepare) take the name their text would get here.
+ */
 const names = new Map<string, string>();
-const statementName = (text: string): string => {
+export const statementName = (text: string): string => {
   let name = names.get(text);
   if (!name) {
     name = `c_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;

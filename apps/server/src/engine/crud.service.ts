@@ -1,11 +1,11 @@
 import { bodySchema, createdValue, fieldButtons, isView, rangeIssues, readBackColumns, uniqueTogetherFoldsCase, type AnyEntity, type Field } from '@campus/entities/define';
 import { entities } from '@campus/entities/registry';
 import { hash } from '@node-rs/argon2';
-import { and, count, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireButton, type RequestContext } from '../access/request-context';
-import { genericPlanDb, type Db, type DbOrTx, type Tx } from '../db/client';
+import { genericPlanDb, statementName, type Db, type DbOrTx, type Tx } from '../db/client';
 import { dyn, type DynTable } from '../db/dyn-table';
 import { entityTable } from '../db/tables';
 import { localDateTime } from '../lib/clock';
@@ -14,7 +14,7 @@ import { writeAudit } from './audit';
 import { definitionWhere } from './entity-query';
 import { hooksOf, type Row } from './entity-hooks';
 import { claimUploads, takeUploads } from './file-claims';
-import { EXACT_COUNT_LIMIT, filterWhere, orderBy, plannedOnce, scopeWhere, searchWhere, selectionFor, sortLink, type ListParams, type Selection } from './list-query';
+import { EXACT_COUNT_LIMIT, filterWhere, orderBy, plannedOnce, scopeWhere, searchWhere, selectionFor, sortLink, type ListParams, type ScopeBinding, type Selection } from './list-query';
 
 export const STALE_MESSAGE = 'This record was changed by someone else meanwhile. Reload it and try again.';
 
@@ -31,20 +31,28 @@ export interface ListAnswer {
   total_exact: boolean;
 }
 
+/** Placeholders of a list statement prepared once per shape: filled from each request when it runs. */
+export interface ListBinding extends ScopeBinding {
+  size: Placeholder;
+  offset: Placeholder;
+  countLimit: Placeholder;
+}
+
 /**
  * The statements of one list request, built but not run (a test EXPLAINs them): the page, and a count that
  * stops after `countCap` rows. The page joins only the links it shows or sorts by. Past the first page, or
  * sorted by a link (every row of the institute is sorted then), it first picks the page's keys from the
  * row's own table (through the sort index), joined to the sorted link alone, and joins the other links to
  * those rows only, instead of to every row before the offset or every row sorted (sorted by section, 10,123
- * students: 34 ms with all five links joined before the sort, 4.4 ms keys first).
+ * students: 34 ms with all five links joined before the sort, 4.4 ms keys first). With `bound`, the scope,
+ * page size, offset and count limit are placeholders (a statement prepared for every request of its shape).
  */
-export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams) {
+export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams, bound?: ListBinding) {
   const link = sortLink(e, p.sort);
   const s = selectionFor(e, p.cols, link);
   const t = s.table;
   const where = and(
-    scopeWhere(e, t, ctx),
+    scopeWhere(e, t, ctx, bound),
     searchWhere(e, s, p.q, ctx),
     filterWhere(e, s, p.filters),
     p.rule ? definitionWhere(e, s, p.rule) : undefined,
@@ -57,33 +65,83 @@ export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListPa
   let keys = db.select({ k: t[e.key] }).from(t).$dynamic();
   // The inner select reuses the link's alias: inside the sub-select it names the inner join, outside the outer one.
   if (link) keys = keys.leftJoin(s.linkJoins[link].table, s.linkJoins[link].on);
+  const size = bound?.size ?? p.size;
+  const skip = bound?.offset ?? offset;
   const page = keysFirst
     ? q
         // '= any(array(...))', not 'in (...)': the planner then expects a handful of keys and looks each one up
         // by the primary key, even in a generic plan that cannot see the LIMIT (with 'in' such a plan may hash
         // the whole table against the keys: 75 ms for page 100 at 200,000 students).
-        .where(sql`${t[e.key]} = any(array(${keys.where(where).orderBy(...order).limit(p.size).offset(offset)}))`)
+        .where(sql`${t[e.key]} = any(array(${keys.where(where).orderBy(...order).limit(size).offset(skip)}))`)
         .orderBy(...order)
     : q
         .where(where)
         .orderBy(...order)
-        .limit(p.size)
-        .offset(offset);
+        .limit(size)
+        .offset(skip);
   // The count never needs a join: search and filters read the row's own columns (links through sub-selects).
   const countCap = offset + EXACT_COUNT_LIMIT;
-  const capped = db.select({ one: sql<number>`1`.as('one') }).from(t).where(where).limit(countCap + 1).as('capped');
+  const capped = db.select({ one: sql<number>`1`.as('one') }).from(t).where(where).limit(bound?.countLimit ?? countCap + 1).as('capped');
   const counted = db.select({ n: count() }).from(capped);
   return { page, count: counted, countCap, offset };
 }
 
+type BuiltList = ReturnType<typeof listQueries>;
+interface PreparedList {
+  page: ReturnType<BuiltList['page']['prepare']>;
+  count: ReturnType<BuiltList['count']['prepare']>;
+}
+
+/** Prepared list statements, by database handle and shape. */
+const preparedLists = new WeakMap<Db, Map<string, PreparedList>>();
+/** Shapes come from the request (cols, sort): past this many per handle, new ones are built each time. */
+const MAX_PREPARED_LISTS = 300;
+
+/**
+ * A list of the scope alone (no search, filter, rule or data_chk: plannedOnce), prepared once per shape:
+ * building and compiling the page and its count through the query builder cost 0.4-0.7 ms of CPU per request
+ * (bench/scale's profile), more than PostgreSQL spends running the page. The shape is everything the SQL
+ * text depends on (entity, shown columns, sort and direction, first page or not); the institute, year, page
+ * size and offset are placeholders, bound from each request's own context. Undefined for other lists, and
+ * for scopes whose text depends on the request (the user's institutes, no year at all).
+ */
+function preparedList(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams): PreparedList | undefined {
+  if (!plannedOnce(p, ctx) || e.scope === 'institute-root' || (e.scope === 'academic-year' && ctx.acdmCd === null)) return undefined;
+  const key = [e.name, p.cols?.join(',') ?? '*', p.sort ?? '', p.dir ?? '', p.page > 1 ? 'next' : 'first'].join('|');
+  let byShape = preparedLists.get(db);
+  const known = byShape?.get(key);
+  if (known) return known;
+  if (!byShape) preparedLists.set(db, (byShape = new Map()));
+  if (byShape.size >= MAX_PREPARED_LISTS) return undefined;
+  const bound: ListBinding = {
+    inst: sql.placeholder('inst'),
+    acdm: sql.placeholder('acdm'),
+    size: sql.placeholder('size'),
+    offset: sql.placeholder('offset'),
+    countLimit: sql.placeholder('countLimit'),
+  };
+  const built = listQueries(db, e, ctx, p, bound);
+  const prepared: PreparedList = {
+    page: built.page.prepare(statementName(built.page.toSQL().sql)),
+    count: built.count.prepare(statementName(built.count.toSQL().sql)),
+  };
+  byShape.set(key, prepared);
+  return prepared;
+}
+
 export async function listRows(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams): Promise<ListAnswer> {
-  const built = listQueries(plannedOnce(p, ctx) ? genericPlanDb(db) : db, e, ctx, p);
-  const rows: Row[] = await built.page;
+  const planned = plannedOnce(p, ctx) ? genericPlanDb(db) : db;
+  const prepared = preparedList(planned, e, ctx, p);
+  const offset = (p.page - 1) * p.size;
+  const countCap = offset + EXACT_COUNT_LIMIT;
+  const values = { inst: ctx.instCd, acdm: ctx.acdmCd, size: p.size, offset, countLimit: countCap + 1 };
+  const built = prepared ? undefined : listQueries(planned, e, ctx, p);
+  const rows: Row[] = prepared ? await prepared.page.execute(values) : await built!.page;
   // A page that is not full ends the list: its total needs no count (most searches end on their first page).
-  if (rows.length < p.size && (rows.length > 0 || p.page === 1)) return { rows, total: built.offset + rows.length, total_exact: true };
-  const [{ n }] = await built.count;
+  if (rows.length < p.size && (rows.length > 0 || p.page === 1)) return { rows, total: offset + rows.length, total_exact: true };
+  const [{ n }] = prepared ? await prepared.count.execute(values) : await built!.count;
   const total = Number(n);
-  return total > built.countCap ? { rows, total: built.countCap, total_exact: false } : { rows, total, total_exact: true };
+  return total > countCap ? { rows, total: countCap, total_exact: false } : { rows, total, total_exact: true };
 }
 
 export async function getRow(db: DbOrTx, e: AnyEntity, ctx: RequestContext, id: number, forUpdate = false): Promise<Row> {

@@ -1,5 +1,5 @@
 import { fieldSchema, isView, normalisePhone, type AnyEntity, type OwnershipOfRecord, type OwnershipThrough } from '@campus/entities/define';
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { RequestContext } from '../access/request-context';
 import type { ListRule } from './entity-query';
@@ -179,11 +179,20 @@ export function sortLink(e: AnyEntity, sort: string | undefined): string | undef
   return name !== undefined && e.fields[name].kind === 'link' ? name : undefined;
 }
 
+/**
+ * The institute and year of a statement prepared once for every request of its shape (crud.service's
+ * prepared lists): placeholders, filled from each request's own context when it runs.
+ */
+export interface ScopeBinding {
+  inst: SQLWrapper;
+  acdm: SQLWrapper;
+}
+
 /** Rows the request may see at all: its institute/year, and its own rows under data_chk. */
-export function scopeWhere(e: AnyEntity, t: DynTable, ctx: RequestContext): SQL | undefined {
+export function scopeWhere(e: AnyEntity, t: DynTable, ctx: RequestContext, bound?: ScopeBinding): SQL | undefined {
   const conds: SQL[] = [];
-  if (e.scope === 'institute' || e.scope === 'academic-year') conds.push(eq(t.inst_cd, ctx.instCd));
-  if (e.scope === 'academic-year') conds.push(ctx.acdmCd === null ? sql`false` : eq(t.acdm_cd, ctx.acdmCd));
+  if (e.scope === 'institute' || e.scope === 'academic-year') conds.push(eq(t.inst_cd, bound?.inst ?? ctx.instCd));
+  if (e.scope === 'academic-year') conds.push(bound ? eq(t.acdm_cd, bound.acdm) : ctx.acdmCd === null ? sql`false` : eq(t.acdm_cd, ctx.acdmCd));
   if (e.scope === 'institute-root') conds.push(inArray(t[e.key], ctx.myInstCds.length ? ctx.myInstCds : [-1]));
   const own = ctx.dataChk ? ownershipWhere(e, t, ctx, 0) : undefined;
   if (own) conds.push(own);
