@@ -13,7 +13,7 @@ import { ADMIN_PASSWORD, backends, call, login, type Session } from './test-serv
 type Row = Record<string, unknown>;
 
 /** A server like the test server's, whose every SQL statement is recorded (startTestServer has no hook). */
-async function startCounted(backend: 'pglite' | 'postgres', poolSize?: number): Promise<{ app: FastifyInstance; database: Database; cfg: Config; statements: string[]; close(): Promise<void> }> {
+async function startCounted(backend: 'pglite' | 'postgres', poolSize?: number, preparedStatements?: boolean): Promise<{ app: FastifyInstance; database: Database; cfg: Config; statements: string[]; close(): Promise<void> }> {
   let databaseUrl: string | undefined;
   let name = '';
   if (backend === 'postgres') {
@@ -27,7 +27,7 @@ async function startCounted(backend: 'pglite' | 'postgres', poolSize?: number): 
     databaseUrl = u.toString();
   }
   const statements: string[] = [];
-  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', onQuery: (text) => statements.push(text), poolSize });
+  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', onQuery: (text) => statements.push(text), poolSize, preparedStatements });
   await migrate(database.db);
   await seedIfEmpty(database.db, ADMIN_PASSWORD);
   const cfg: Config = { ...configFromEnv({}), dataDir: 'memory://', databaseUrl, webDist: undefined, failureDelayMs: 0 };
@@ -223,5 +223,30 @@ describe.runIf(!!process.env.DATABASE_URL)('plans of list statements on PostgreS
     // The search: on the connections that plan for the values, where the trigram and prefix indexes are chosen per pattern.
     expect(custom.filter((p) => / LIKE /.test(p.statement)).map((p) => p.custom_plans)).toEqual([expect.any(Number)]);
     expect(generic.filter((p) => / LIKE /.test(p.statement))).toEqual([]);
+  });
+});
+
+describe.runIf(!!process.env.DATABASE_URL)('PG_PREPARED_STATEMENTS=0 on PostgreSQL', () => {
+  let srv: Awaited<ReturnType<typeof startCounted>>;
+  let s: Session;
+  beforeAll(async () => {
+    // One connection: the statements counted below are those the requests used (a pooler in transaction mode
+    // would hand the next request another connection, where a name parsed here does not exist).
+    srv = await startCounted('postgres', 1, false);
+    s = await login(srv.app);
+  });
+  afterAll(async () => srv?.close());
+
+  it('answers lists, again and again, without leaving a named statement on the connection', async () => {
+    const who = { ...s, pagename: 'religion', modulename: 'master' };
+    for (let i = 0; i < 3; i++) {
+      for (const url of ['/api/religion/?page=1&size=50', '/api/religion/?page=1&size=2&sort=rgn_nm&dir=desc', '/api/religion/?q=hin']) {
+        const res = await call(srv.app, who, 'GET', url);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json<{ rows: Row[] }>().rows.length).toBeGreaterThan(0);
+      }
+    }
+    const [{ n }] = await rows<{ n: number }>(srv.database.db, sql`SELECT count(*)::int AS n FROM pg_prepared_statements`);
+    expect(n).toBe(0);
   });
 });

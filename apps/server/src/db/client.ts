@@ -98,6 +98,17 @@ NamedStatementClient.prototype.query = function namedQuery(this: NamedStatementC
   return baseQuery.apply(this, args);
 } as pg.Client['query'];
 
+/** Handles whose connections name their statements (PostgreSQL unless PG_PREPARED_STATEMENTS=0). */
+const namingHandles = new WeakSet<Db>();
+
+/**
+ * Whether a statement run on this handle may carry a name. Not with PG_PREPARED_STATEMENTS=0 (a pooler in
+ * transaction mode, where the connection that parsed a name is not the next one's), nor on PGlite.
+ */
+export function namesStatements(db: Db): boolean {
+  return namingHandles.has(db);
+}
+
 /** The handle of each PostgreSQL database whose connections keep generic plans (see genericPlanDb). */
 const genericPlanHandles = new WeakMap<Db, Db>();
 
@@ -133,7 +144,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const lost = opts.onConnectionLost ?? ((err: Error) => console.warn(`database connection lost, the pool opens another: ${err.message}`));
     pool.on('error', lost);
     generic?.on('error', lost);
-    if (generic) genericPlanHandles.set(db, drizzlePg(generic, { logger }) as unknown as Db);
+    if (generic) {
+      const genericDb = drizzlePg(generic, { logger }) as unknown as Db;
+      genericPlanHandles.set(db, genericDb);
+      namingHandles.add(db);
+      namingHandles.add(genericDb);
+    }
     return { db, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), generic?.end()])) };
   }
   const client = await PGlite.create(opts.dataDir ?? 'memory://', { extensions: pgliteExtensions });

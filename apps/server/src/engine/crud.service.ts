@@ -5,7 +5,7 @@ import { and, count, eq, inArray, ne, or, sql, type Placeholder, type SQL } from
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireButton, type RequestContext } from '../access/request-context';
-import { genericPlanDb, statementName, type Db, type DbOrTx, type Tx } from '../db/client';
+import { genericPlanDb, namesStatements, statementName, type Db, type DbOrTx, type Tx } from '../db/client';
 import { dyn, type DynTable } from '../db/dyn-table';
 import { entityTable } from '../db/tables';
 import { localDateTime } from '../lib/clock';
@@ -94,8 +94,11 @@ interface PreparedList {
 
 /** Prepared list statements, by database handle and shape. */
 const preparedLists = new WeakMap<Db, Map<string, PreparedList>>();
-/** Shapes come from the request (cols, sort): past this many per handle, new ones are built each time. */
-const MAX_PREPARED_LISTS = 300;
+/**
+ * Shapes come from the request (cols, sort): past this many per handle, new ones are built each time. Each
+ * shape is two statements that every connection of the handle keeps once it has run them.
+ */
+const MAX_PREPARED_LISTS = 100;
 
 /**
  * A list of the scope alone (no search, filter, rule or data_chk: plannedOnce), prepared once per shape:
@@ -121,9 +124,11 @@ function preparedList(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams):
     countLimit: sql.placeholder('countLimit'),
   };
   const built = listQueries(db, e, ctx, p, bound);
+  // Named where the connections keep named statements; otherwise unnamed (parsed at each run, compiled once here).
+  const named = namesStatements(db);
   const prepared: PreparedList = {
-    page: built.page.prepare(statementName(built.page.toSQL().sql)),
-    count: built.count.prepare(statementName(built.count.toSQL().sql)),
+    page: built.page.prepare(named ? statementName(built.page.toSQL().sql) : ''),
+    count: built.count.prepare(named ? statementName(built.count.toSQL().sql) : ''),
   };
   byShape.set(key, prepared);
   return prepared;
