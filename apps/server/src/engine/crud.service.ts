@@ -38,6 +38,12 @@ export interface ListBinding extends ScopeBinding {
   countLimit: Placeholder;
 }
 
+/** Rows before the page, and the count past which the total says 'at least'. */
+function listWindow(p: Pick<ListParams, 'page' | 'size'>): { offset: number; countCap: number } {
+  const offset = (p.page - 1) * p.size;
+  return { offset, countCap: offset + EXACT_COUNT_LIMIT };
+}
+
 /**
  * The statements of one list request, built but not run (a test EXPLAINs them): the page, and a count that
  * stops after `countCap` rows. The page joins only the links it shows or sorts by. Past the first page, or
@@ -59,7 +65,7 @@ export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListPa
     p.creator !== undefined ? eq(t.crt_by, p.creator) : undefined,
   );
   const order = orderBy(e, s, p);
-  const offset = (p.page - 1) * p.size;
+  const { offset, countCap } = listWindow(p);
   const { q } = selectRows(db, e, s);
   const keysFirst = s.joins.length > (link ? 1 : 0) && (offset > 0 || link !== undefined);
   let keys = db.select({ k: t[e.key] }).from(t).$dynamic();
@@ -80,7 +86,6 @@ export function listQueries(db: Db, e: AnyEntity, ctx: RequestContext, p: ListPa
         .limit(size)
         .offset(skip);
   // The count never needs a join: search and filters read the row's own columns (links through sub-selects).
-  const countCap = offset + EXACT_COUNT_LIMIT;
   const capped = db.select({ one: sql<number>`1`.as('one') }).from(t).where(where).limit(bound?.countLimit ?? countCap + 1).as('capped');
   const counted = db.select({ n: count() }).from(capped);
   return { page, count: counted, countCap, offset };
@@ -136,15 +141,14 @@ function preparedList(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams):
 
 export async function listRows(db: Db, e: AnyEntity, ctx: RequestContext, p: ListParams): Promise<ListAnswer> {
   const planned = plannedOnce(p, ctx) ? genericPlanDb(db) : db;
+  const { offset, countCap } = listWindow(p);
   const prepared = preparedList(planned, e, ctx, p);
-  const offset = (p.page - 1) * p.size;
-  const countCap = offset + EXACT_COUNT_LIMIT;
   const values = { inst: ctx.instCd, acdm: ctx.acdmCd, size: p.size, offset, countLimit: countCap + 1 };
   const built = prepared ? undefined : listQueries(planned, e, ctx, p);
-  const rows: Row[] = prepared ? await prepared.page.execute(values) : await built!.page;
+  const rows: Row[] = await (built ? built.page : prepared!.page.execute(values));
   // A page that is not full ends the list: its total needs no count (most searches end on their first page).
   if (rows.length < p.size && (rows.length > 0 || p.page === 1)) return { rows, total: offset + rows.length, total_exact: true };
-  const [{ n }] = prepared ? await prepared.count.execute(values) : await built!.count;
+  const [{ n }] = await (built ? built.count : prepared!.count.execute(values));
   const total = Number(n);
   return total > countCap ? { rows, total: countCap, total_exact: false } : { rows, total, total_exact: true };
 }

@@ -85,11 +85,6 @@ function positiveInt(raw: string | null, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
-/**
- * Headless list controller (react-admin style): owns paging, sort, quick search and selection and fetches
- * one server page at a time. State lives in the URL (q, page, size, sort, dir) so back/forward and a
- * shared link show the same rows; the grid adapter only renders what this returns.
- */
 /** What the URL asks of a list: page, size, search and sort (the declared or given default when it names none). */
 function urlListState(entity: AnyEntity, columns: readonly ColumnSpec[], searchParams: URLSearchParams, options: EntityListOptions) {
   const sortable = new Set(columns.filter((c) => c.sortable).map((c) => c.colId));
@@ -115,6 +110,11 @@ function urlListState(entity: AnyEntity, columns: readonly ColumnSpec[], searchP
   return { page, size, q, sort, filterKey, rule };
 }
 
+/** The cache key of one page of a list; the headers choose the page whose permission reads the rows. */
+function listPageKey(entityName: string, params: ListParams, headerKey: string): readonly unknown[] {
+  return [...listQueryKey(entityName), params, headerKey];
+}
+
 function paramsOf({ q, sort, page, size, filterKey, rule }: ReturnType<typeof urlListState>): ListParams {
   return {
     q,
@@ -133,9 +133,14 @@ function paramsOf({ q, sort, page, size, filterKey, rule }: ReturnType<typeof ur
  */
 export function ownListQuery(entity: AnyEntity, searchParams: URLSearchParams): { queryKey: readonly unknown[]; url: string; query: Record<string, string | number | undefined> } {
   const params = paramsOf(urlListState(entity, chosenColumns(entity, []), searchParams, {}));
-  return { queryKey: [...listQueryKey(entity.name), params, '{}'], url: entityUrl(entity), query: listQuery(params) };
+  return { queryKey: listPageKey(entity.name, params, JSON.stringify({})), url: entityUrl(entity), query: listQuery(params) };
 }
 
+/**
+ * Headless list controller (react-admin style): owns paging, sort, quick search and selection and fetches
+ * one server page at a time. State lives in the URL (q, page, size, sort, dir) so back/forward and a
+ * shared link show the same rows; the grid adapter only renders what this returns.
+ */
 export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}): EntityListController {
   const { fixedFilters, initialSearch = '', headers } = options;
   const columnKey = (options.columns ?? []).join(',');
@@ -184,8 +189,7 @@ export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}
   }, [entity.name, searchParams, shaped]);
 
   const query = useQuery({
-    // The headers choose the page whose permission reads the rows, so they are part of what is cached.
-    queryKey: [...listQueryKey(entity.name), params, headerKey],
+    queryKey: listPageKey(entity.name, params, headerKey),
     // TanStack aborts this signal when the key changes and nobody waits for the old page any more, so a
     // fast typist or pager does not leave stale responses racing the current one.
     queryFn: ({ signal }) =>
@@ -212,7 +216,7 @@ export function useEntityList(entity: AnyEntity, options: EntityListOptions = {}
   const replaceRow = useCallback(
     (row: EntityRow) => {
       const id = String(row[entity.key]);
-      queryClient.setQueryData<ListResponse>([...listQueryKey(entity.name), params, headerKey], (old) =>
+      queryClient.setQueryData<ListResponse>(listPageKey(entity.name, params, headerKey), (old) =>
         old ? { ...old, rows: old.rows.map((r) => (String(r[entity.key]) === id ? row : r)) } : old,
       );
     },
